@@ -1,0 +1,3 @@
+-- delete_file: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.delete_file(args)

@@ -1,0 +1,3 @@
+-- move_file: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.move_file(args)

@@ -1,0 +1,3 @@
+-- multi_edit: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.multi_edit(args)

@@ -1,0 +1,3 @@
+-- read_file: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.read_file(args)

@@ -1,0 +1,34 @@
+// Package scripts holds the Lua snippet of every built-in tool. A tool call runs its snippet in
+// the session VM with the validated arguments as the snippet's single vararg.
+package scripts
+
+import (
+	"embed"
+	"io/fs"
+	"strings"
+)
+
+//go:embed *.lua
+var files embed.FS
+
+// Source returns the snippet of the named tool.
+func Source(tool string) (string, bool) {
+	b, err := files.ReadFile(tool + ".lua")
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// Names lists the tools that have a snippet, sorted.
+func Names() []string {
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil {
+		return nil
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), ".lua"))
+	}
+	return names
+}

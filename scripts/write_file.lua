@@ -1,0 +1,3 @@
+-- write_file: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.write_file(args)

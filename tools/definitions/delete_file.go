@@ -1,0 +1,10 @@
+package definitions
+
+// DeleteFileParams are the arguments of delete_file.
+type DeleteFileParams struct {
+	Path      string `json:"path" jsonschema:"file or directory to delete, relative to the project root"`
+	Recursive bool   `json:"recursive,omitempty" jsonschema:"required to delete a directory and everything in it"`
+}
+
+// DeleteFile declares delete_file.
+var DeleteFile = define[DeleteFileParams]("delete_file", Flags{Mutating: true, Destructive: true})

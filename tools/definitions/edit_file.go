@@ -1,0 +1,12 @@
+package definitions
+
+// EditFileParams are the arguments of edit_file.
+type EditFileParams struct {
+	Path       string `json:"path" jsonschema:"file to edit, relative to the project root"`
+	OldString  string `json:"old_string" jsonschema:"the exact text to replace; it must occur exactly once unless replace_all is set"`
+	NewString  string `json:"new_string" jsonschema:"the replacement text (taken literally)"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence of old_string"`
+}
+
+// EditFile declares edit_file.
+var EditFile = define[EditFileParams]("edit_file", Flags{Mutating: true})

@@ -1,0 +1,10 @@
+package definitions
+
+// ListDirParams are the arguments of list_dir.
+type ListDirParams struct {
+	Path           string   `json:"path,omitempty" default:"\".\"" jsonschema:"directory to list, relative to the project root"`
+	IgnorePatterns []string `json:"ignore_patterns,omitempty" jsonschema:"glob patterns of entry names to leave out, e.g. *.log or node_modules"`
+}
+
+// ListDir declares list_dir.
+var ListDir = define[ListDirParams]("list_dir", Flags{ReadOnly: true})

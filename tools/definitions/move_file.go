@@ -1,0 +1,11 @@
+package definitions
+
+// MoveFileParams are the arguments of move_file.
+type MoveFileParams struct {
+	Source      string `json:"source" jsonschema:"file or directory to move, relative to the project root"`
+	Destination string `json:"destination" jsonschema:"new path, relative to the project root; parent directories are created"`
+	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace an existing destination file"`
+}
+
+// MoveFile declares move_file.
+var MoveFile = define[MoveFileParams]("move_file", Flags{Mutating: true, Destructive: true})

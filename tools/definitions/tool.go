@@ -1,0 +1,240 @@
+// Package definitions declares every built-in tool once: its params struct (the only source
+// of its JSON Schema), its description, its flags, and the validation of its arguments.
+package definitions
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+//go:embed *.md
+var docs embed.FS
+
+// Flags say what a tool may do to the project; policy and exporters read them.
+type Flags struct {
+	ReadOnly    bool `json:"read_only"`
+	Mutating    bool `json:"mutating"`
+	Destructive bool `json:"destructive"`
+	OpenWorld   bool `json:"open_world"`
+}
+
+// Tool is one declared tool.
+type Tool struct {
+	Name        string
+	Description string
+	Flags
+	Schema     *jsonschema.Schema
+	resolved   *jsonschema.Resolved
+	paramsType reflect.Type
+	properties []string // sorted property names, for "did you mean"
+}
+
+// define declares the tool name with params type P; the description is read from name.md.
+// It panics on a broken declaration: declarations are static and covered by tests.
+func define[P any](name string, flags Flags) *Tool {
+	desc, err := docs.ReadFile(name + ".md")
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: no description file: %v", name, err))
+	}
+	t := reflect.TypeFor[P]()
+	schema, err := jsonschema.ForType(t, nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: schema: %v", name, err))
+	}
+	applyTags(schema, t)
+	resolved, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: resolve schema: %v", name, err))
+	}
+	props := make([]string, 0, len(schema.Properties))
+	for p := range schema.Properties {
+		props = append(props, p)
+	}
+	slices.Sort(props)
+	return &Tool{
+		Name:        name,
+		Description: strings.TrimSpace(string(desc)),
+		Flags:       flags,
+		Schema:      schema,
+		resolved:    resolved,
+		paramsType:  t,
+		properties:  props,
+	}
+}
+
+// applyTags copies the `default`, `minimum` and `enum` struct tags of t's fields into the
+// schema, so that the params struct stays the one place a parameter is described.
+func applyTags(s *jsonschema.Schema, t reflect.Type) {
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		prop := s.Properties[name]
+		if prop == nil {
+			continue
+		}
+		if d, ok := f.Tag.Lookup("default"); ok {
+			prop.Default = json.RawMessage(d)
+		}
+		if m, ok := f.Tag.Lookup("minimum"); ok {
+			var v float64
+			if _, err := fmt.Sscan(m, &v); err != nil {
+				panic(fmt.Sprintf("field %s: bad minimum tag %q", f.Name, m))
+			}
+			prop.Minimum = &v
+		}
+		if e, ok := f.Tag.Lookup("enum"); ok {
+			for _, v := range strings.Split(e, "|") {
+				prop.Enum = append(prop.Enum, v)
+			}
+		}
+		if f.Type.Kind() == reflect.Slice && slices.Contains(prop.Types, "array") {
+			// A list argument is a list: "null" is not a useful value for a model to send.
+			prop.Type, prop.Types = "array", nil
+		}
+		elem := f.Type
+		for elem.Kind() == reflect.Slice || elem.Kind() == reflect.Pointer {
+			elem = elem.Elem()
+		}
+		if elem.Kind() == reflect.Struct && prop.Items != nil {
+			applyTags(prop.Items, elem)
+		}
+	}
+}
+
+// Decode validates args against the tool's schema, fills in defaults, and decodes them into
+// a new params value of type P. The error names the field and how to fix it.
+func Decode[P any](t *Tool, args map[string]any) (P, *ToolError) {
+	var p P
+	filled, terr := t.Check(args)
+	if terr != nil {
+		return p, terr
+	}
+	raw, err := json.Marshal(filled)
+	if err != nil {
+		return p, NewError(ValidationError, "arguments of %s cannot be encoded: %v", t.Name, err)
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return p, NewError(ValidationError, "arguments of %s: %v", t.Name, err).
+			Hint("Check the argument types against the tool's schema")
+	}
+	return p, nil
+}
+
+// Check validates args and returns a copy with defaults applied.
+func (t *Tool) Check(args map[string]any) (map[string]any, *ToolError) {
+	filled := make(map[string]any, len(args)+4)
+	for k, v := range args {
+		if !slices.Contains(t.properties, k) {
+			return nil, t.unknownArg(k)
+		}
+		filled[k] = v
+	}
+	for _, req := range t.Schema.Required {
+		if _, ok := filled[req]; !ok {
+			return nil, NewError(ValidationError, "%s: missing required argument `%s`", t.Name, req).
+				With("field", req).
+				Hint(fmt.Sprintf("Pass `%s` (%s)", req, t.Schema.Properties[req].Description))
+		}
+	}
+	for _, k := range t.properties {
+		if v, ok := filled[k]; ok {
+			if terr := t.checkType(k, v); terr != nil {
+				return nil, terr
+			}
+		}
+	}
+	if err := t.resolved.ApplyDefaults(&filled); err != nil {
+		return nil, NewError(InternalError, "%s: applying defaults: %v", t.Name, err)
+	}
+	if err := t.resolved.Validate(filled); err != nil {
+		return nil, NewError(ValidationError, "%s: invalid arguments: %s", t.Name, trimSchemaError(err.Error())).
+			Hint("Check the argument values against the tool's schema (`jido tools`)")
+	}
+	return filled, nil
+}
+
+// unknownArg builds the error for an argument the tool does not have, with the nearest name.
+func (t *Tool) unknownArg(k string) *ToolError {
+	e := NewError(ValidationError, "%s: unknown argument `%s`", t.Name, k).With("field", k)
+	if s := nearest(k, t.properties); s != "" {
+		e.Message += fmt.Sprintf("; did you mean `%s`?", s)
+		e.With("did_you_mean", s)
+		return e.Hint(fmt.Sprintf("Rename `%s` to `%s`", k, s))
+	}
+	return e.Hint("Valid arguments: " + quoteList(t.properties))
+}
+
+// checkType gives a precise message for a top-level argument of the wrong JSON type.
+func (t *Tool) checkType(k string, v any) *ToolError {
+	prop := t.Schema.Properties[k]
+	want := prop.Type
+	got := jsonKind(v)
+	if want == "" || got == want || (want == "number" && got == "integer") {
+		if n, isNum := v.(float64); isNum && prop.Minimum != nil && n < *prop.Minimum {
+			return NewError(ValidationError, "%s: argument `%s` must be at least %v, got %v", t.Name, k, *prop.Minimum, n).
+				With("field", k).Hint(fmt.Sprintf("Pass `%s` >= %v, or leave it out for the default", k, *prop.Minimum))
+		}
+		return nil
+	}
+	return NewError(ValidationError, "%s: argument `%s` must be %s, got %s", t.Name, k, article(want), article(got)).
+		With("field", k).With("expected", want).With("got", got).
+		Hint(fmt.Sprintf("Pass `%s` as %s: %s", k, article(want), prop.Description))
+}
+
+// jsonKind names the JSON type of a decoded value; integral numbers are "integer".
+func jsonKind(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case float64:
+		if x == float64(int64(x)) {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return jsonKindReflect(v)
+}
+
+func jsonKindReflect(v any) string {
+	rv := reflect.ValueOf(v)
+	switch {
+	case rv.CanInt() || rv.CanUint():
+		return "integer"
+	case rv.CanFloat():
+		return jsonKind(rv.Float())
+	case rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array:
+		return "array"
+	case rv.Kind() == reflect.Map || rv.Kind() == reflect.Struct:
+		return "object"
+	}
+	return rv.Kind().String()
+}
+
+func article(kind string) string {
+	switch kind {
+	case "integer", "object", "array":
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+// trimSchemaError drops the library's "validating root: " style prefix.
+func trimSchemaError(s string) string {
+	if i := strings.LastIndex(s, ": validating "); i >= 0 {
+		s = s[i+2:]
+	}
+	return strings.TrimPrefix(s, "validating root: ")
+}

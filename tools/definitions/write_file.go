@@ -1,0 +1,12 @@
+package definitions
+
+// WriteFileParams are the arguments of write_file.
+type WriteFileParams struct {
+	Path            string `json:"path" jsonschema:"file to write, relative to the project root"`
+	Content         string `json:"content" jsonschema:"the full new content of the file (or the text to append)"`
+	Append          bool   `json:"append,omitempty" jsonschema:"add content at the end of the file instead of replacing it"`
+	CreateIfMissing bool   `json:"create_if_missing,omitempty" default:"true" jsonschema:"create the file (and its parent directories) when it does not exist"`
+}
+
+// WriteFile declares write_file.
+var WriteFile = define[WriteFileParams]("write_file", Flags{Mutating: true})
