@@ -1,0 +1,48 @@
+package runtime
+
+import (
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+)
+
+// compile returns the compiled chunk of src, from the cache or freshly compiled. The source size
+// is capped first: compiling is uninterruptible Go whose time grows faster than the source.
+func (vm *VM) compile(name, src string) (*lua.FunctionProto, *Error) {
+	if len(src) > vm.lim.MaxSourceBytes {
+		return nil, newError(KindSyntax, "the source is %d bytes, over the limit of %d", len(src), vm.lim.MaxSourceBytes)
+	}
+	key := chunkKey(name, src)
+	if p := chunks.get(key); p != nil {
+		return p, nil
+	}
+	if e := checkNesting(src); e != nil {
+		return nil, e
+	}
+	p, e := compileChunk(name, src)
+	if e != nil {
+		return nil, e
+	}
+	vm.compiles.Add(1)
+	chunks.put(key, p)
+	return p, nil
+}
+
+// compileChunk parses and compiles src; lua.Compile re-panics what is not a compile error, so a
+// panic is recovered here.
+func compileChunk(name, src string) (p *lua.FunctionProto, e *Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, e = nil, newError(KindInternal, "the compiler panicked: %v", r)
+		}
+	}()
+	chunk, err := parse.Parse(strings.NewReader(src), name)
+	if err == nil {
+		p, err = lua.Compile(chunk, name)
+	}
+	if err != nil {
+		return nil, newError(KindSyntax, "%v", err)
+	}
+	return p, nil
+}

@@ -1,0 +1,67 @@
+package runtime
+
+import (
+	lua "github.com/yuin/gopher-lua"
+)
+
+// allowed lists, per library ("" is the base library), the gopher-lua builtins exposed as they
+// are. Everything else is denied: os, io, debug, package, channel, coroutine, load, loadstring,
+// dofile, loadfile, require, module, getfenv, setfenv, rawset, rawget, collectgarbage, newproxy,
+// _printregs, print, _G, string.dump, math.randomseed (research 1.4 and 5.2).
+var allowed = map[string][]string{
+	"":       {"assert", "error", "next", "rawequal", "select", "tonumber", "tostring", "type"},
+	"string": {"char", "len", "lower", "reverse", "sub", "upper"},
+	"table":  {"getn", "maxn"},
+	"math": {"abs", "acos", "asin", "atan", "atan2", "ceil", "cos", "cosh", "deg", "exp", "floor",
+		"fmod", "frexp", "ldexp", "log", "log10", "max", "min", "mod", "modf", "pow", "rad", "sin",
+		"sinh", "sqrt", "tan", "tanh"},
+}
+
+// wrapped lists the builtins the sandbox implements itself, with caps, budgets, or Lua 5.1
+// semantics that gopher-lua lacks.
+var wrapped = map[string]map[string]lua.LGFunction{
+	"": {
+		"pcall": basePCall, "xpcall": baseXPCall, "unpack": baseUnpack,
+		"getmetatable": baseGetMetatable, "setmetatable": baseSetMetatable,
+	},
+	"string": {
+		"byte": strByte, "rep": strRep, "format": strFormat,
+		"find": strFind, "match": strMatch, "gmatch": strGmatch, "gsub": strGsub,
+	},
+	"table": {"concat": tabConcat, "sort": tabSort},
+	"math":  {"random": mathRandom},
+}
+
+// stdlib is the Go function of every exposed library member, by library.
+var stdlib = buildStdlib()
+
+// buildStdlib takes gopher-lua's own functions for the allowed names from a template state
+// (they are unexported), guards the table functions that write, and adds the wrapped ones.
+func buildStdlib() map[string]map[string]lua.LGFunction {
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	for _, open := range []lua.LGFunction{lua.OpenBase, lua.OpenString, lua.OpenTable, lua.OpenMath} {
+		L.Push(L.NewFunction(open))
+		L.Call(0, 0)
+	}
+	out := map[string]map[string]lua.LGFunction{}
+	for lib, names := range allowed {
+		src := L.Get(lua.GlobalsIndex)
+		if lib != "" {
+			src = L.GetGlobal(lib)
+		}
+		out[lib] = map[string]lua.LGFunction{}
+		for _, name := range names {
+			out[lib][name] = L.GetField(src, name).(*lua.LFunction).GFunction
+		}
+	}
+	for _, name := range []string{"insert", "remove"} {
+		out["table"][name] = writable(L.GetField(L.GetGlobal("table"), name).(*lua.LFunction).GFunction)
+	}
+	for lib, funcs := range wrapped {
+		for name, fn := range funcs {
+			out[lib][name] = fn
+		}
+	}
+	return out
+}

@@ -1,0 +1,226 @@
+package runtime
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// maxToLuaDepth bounds the nesting ToLua follows, so that a cyclic Go value raises an error
+// instead of overflowing the Go stack.
+const maxToLuaDepth = 100
+
+// ToLua converts a Go value to Lua: nil, bool, all integer and float kinds, string, []byte (as string),
+// slices/arrays, maps with string keys, structs (exported fields with their json tags, omitempty honoured),
+// pointers to those. Unsupported kinds become nil.
+//
+// Also: a lua.LValue is returned as is, a time.Time becomes its RFC 3339 string, a nil slice or
+// map an empty table, embedded structs are flattened as encoding/json does, and omitzero is
+// honoured. A value nested deeper than 100 levels (a cyclic one) raises an error on L.
+func ToLua(L *lua.LState, v any) lua.LValue {
+	return toLua(L, v, 0)
+}
+
+func toLua(L *lua.LState, v any, depth int) lua.LValue {
+	switch v := v.(type) {
+	case nil:
+		return lua.LNil
+	case lua.LValue:
+		return v
+	case bool:
+		return lua.LBool(v)
+	case string:
+		return lua.LString(v)
+	case int:
+		return lua.LNumber(v)
+	case int64:
+		return lua.LNumber(v)
+	case float64:
+		return lua.LNumber(v)
+	case []byte:
+		return lua.LString(v)
+	case time.Time:
+		return lua.LString(v.Format(time.RFC3339Nano))
+	}
+	return reflectToLua(L, reflect.ValueOf(v), depth)
+}
+
+func reflectToLua(L *lua.LState, rv reflect.Value, depth int) lua.LValue {
+	if depth > maxToLuaDepth {
+		L.RaiseError("a Go value nested deeper than %d levels cannot be converted", maxToLuaDepth)
+	}
+	switch rv.Kind() {
+	case reflect.Bool:
+		return lua.LBool(rv.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return lua.LNumber(rv.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return lua.LNumber(rv.Uint())
+	case reflect.Float32, reflect.Float64:
+		return lua.LNumber(rv.Float())
+	case reflect.String:
+		return lua.LString(rv.String())
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return lua.LNil
+		}
+		return child(L, rv.Elem(), depth)
+	case reflect.Slice:
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			return lua.LString(rv.Bytes())
+		}
+		return listToLua(L, rv, depth)
+	case reflect.Array:
+		return listToLua(L, rv, depth)
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return lua.LNil
+		}
+		t := L.CreateTable(0, rv.Len())
+		for it := rv.MapRange(); it.Next(); {
+			t.RawSetString(it.Key().String(), child(L, it.Value(), depth))
+		}
+		return t
+	case reflect.Struct:
+		return structToLua(L, rv, depth)
+	}
+	return lua.LNil
+}
+
+// child converts a value inside one at depth; it takes the fast path unless the value was
+// reached through an unexported embedded struct.
+func child(L *lua.LState, rv reflect.Value, depth int) lua.LValue {
+	if rv.CanInterface() {
+		return toLua(L, rv.Interface(), depth+1)
+	}
+	return reflectToLua(L, rv, depth+1)
+}
+
+// listMeta marks the tables ToLua makes from Go lists, so that ToGo turns an empty one back
+// into an empty list, not an empty map. It is never modified after init and is protected
+// (__metatable), so snippets can neither see nor change it, and sharing it between VMs is safe.
+var listMeta = func() *lua.LTable {
+	mt := &lua.LTable{Metatable: lua.LNil}
+	mt.RawSetString("__metatable", lua.LFalse)
+	return mt
+}()
+
+func listToLua(L *lua.LState, rv reflect.Value, depth int) *lua.LTable {
+	t := L.CreateTable(rv.Len(), 0)
+	t.Metatable = listMeta
+	for i := range rv.Len() {
+		t.RawSetInt(i+1, child(L, rv.Index(i), depth))
+	}
+	return t
+}
+
+func structToLua(L *lua.LState, rv reflect.Value, depth int) *lua.LTable {
+	fields := structFields(rv.Type())
+	t := L.CreateTable(0, len(fields))
+	for _, f := range fields {
+		fv, err := rv.FieldByIndexErr(f.index)
+		if err != nil || f.omitEmpty && isEmpty(fv) || f.omitZero && fv.IsZero() {
+			continue
+		}
+		t.RawSetString(f.name, child(L, fv, depth))
+	}
+	return t
+}
+
+// isEmpty is encoding/json's notion of an empty value for omitempty.
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// field is a struct field as encoding/json sees it.
+type field struct {
+	name                string
+	index               []int
+	omitEmpty, omitZero bool
+}
+
+var fieldCache sync.Map // reflect.Type -> []field
+
+// structFields lists the fields of struct type t that encoding/json would encode: exported, not
+// tagged "-", named by their tag, with the fields of untagged embedded structs promoted unless a
+// shallower field has the same name.
+func structFields(t reflect.Type) []field {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]field)
+	}
+	type embedded struct {
+		t     reflect.Type
+		index []int
+	}
+	var out []field
+	taken := map[string]bool{}
+	visited := map[reflect.Type]bool{t: true}
+	for level := []embedded{{t, nil}}; len(level) > 0; {
+		var next []embedded
+		var found []field
+		for _, e := range level {
+			for i := range e.t.NumField() {
+				sf := e.t.Field(i)
+				tag := sf.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, opts, _ := strings.Cut(tag, ",")
+				index := append(append([]int(nil), e.index...), i)
+				ft := sf.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if sf.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+					if !visited[ft] {
+						visited[ft] = true
+						next = append(next, embedded{ft, index})
+					}
+					continue
+				}
+				if !sf.IsExported() {
+					continue
+				}
+				if name == "" {
+					name = sf.Name
+				}
+				found = append(found, field{
+					name:      name,
+					index:     index,
+					omitEmpty: hasOption(opts, "omitempty"),
+					omitZero:  hasOption(opts, "omitzero"),
+				})
+			}
+		}
+		for _, f := range found {
+			if !taken[f.name] {
+				taken[f.name] = true
+				out = append(out, f)
+			}
+		}
+		level = next
+	}
+	fieldCache.Store(t, out)
+	return out
+}
+
+// hasOption reports whether the comma-separated tag options contain opt.
+func hasOption(opts, opt string) bool {
+	for o := range strings.SplitSeq(opts, ",") {
+		if o == opt {
+			return true
+		}
+	}
+	return false
+}

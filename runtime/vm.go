@@ -1,0 +1,179 @@
+// Package runtime runs untrusted Lua snippets in a hardened gopher-lua VM.
+//
+// A VM exposes only base (without load, loadstring, dofile, loadfile, require, module, getfenv,
+// setfenv, rawset, rawget, collectgarbage, newproxy, _printregs, print, _G), string (without
+// dump), table and math (without randomseed), plus the Go libraries given in Options. Every
+// library is an empty read-only proxy, the string metatable is protected, and setmetatable and
+// getmetatable work on tables only. Each call compiles its snippet as its own chunk (or takes it
+// from a cache keyed by hash) and runs it in a fresh environment that falls back to those
+// read-only builtins: nothing a snippet writes outlives its call.
+//
+// Limits bound each call: a deadline, an instruction budget, a live-heap watchdog, capped
+// builtins (string.rep, format, gsub, find, match, gmatch, table.concat, sort, unpack), the call
+// depth, the value stack, and bounded conversion of results. One gap remains in process:
+// a single `..` instruction with many large operands allocates before anything can stop it;
+// only a memory limit on the process bounds that.
+package runtime
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Options configure a VM.
+type Options struct {
+	Limits    Limits
+	Libraries []Library
+}
+
+// VM is a hardened Lua VM. One goroutine, started by New, owns its *lua.LState and runs every
+// call: Call hands it the request and waits, so Call is safe for concurrent use and calls run
+// one at a time. A call that hit the deadline, the budget or the heap limit, or recovered a Go
+// panic, may leave the LState inconsistent: the VM then replaces it with a fresh one before its
+// next call. The VM value stays usable; only the Lua state is new.
+type VM struct {
+	lim      Limits
+	libs     map[string]map[string]lua.LGFunction
+	reqs     chan *request
+	quit     chan struct{} // closed by Close
+	done     chan struct{} // closed when the owner goroutine ends
+	once     sync.Once
+	compiles atomic.Int64 // chunks this VM compiled rather than took from the cache
+}
+
+// request is one call handed to the owner goroutine.
+type request struct {
+	ctx   context.Context
+	name  string
+	src   string
+	args  []any
+	reply chan reply // buffered: the owner never waits for a caller that gave up
+}
+
+type reply struct {
+	vals []any
+	err  *Error
+}
+
+// New creates a VM ready to run snippets. It fails if a library's name is not a Lua identifier
+// free in the base environment, or if a library function is nil or defined twice.
+func New(opts Options) (*VM, error) {
+	libs, err := mergeLibraries(opts.Libraries)
+	if err != nil {
+		return nil, err
+	}
+	vm := &VM{
+		lim:  opts.Limits.withDefaults(),
+		libs: libs,
+		reqs: make(chan *request),
+		quit: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	go vm.own(newState(vm.lim, libs))
+	return vm, nil
+}
+
+// Call compiles (or takes from the cache) src, runs it in a fresh environment with args as its
+// varargs (converted Go->Lua), and returns its results converted Lua->Go. A failure is an
+// *Error. If ctx ends while the call waits or runs, Call returns at once; the VM stops the call
+// at its next instruction.
+//
+// Results are converted as ToGo does with lenient set (NaN becomes "NaN", a function
+// "<function>"); a cyclic, too deep or too large result is a KindLimit error. A call that ends
+// past its deadline is a failure even if the snippet returned (e.g. `return pcall(loop)`).
+func (vm *VM) Call(ctx context.Context, chunkName, src string, args ...any) ([]any, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	select {
+	case <-vm.quit:
+		return nil, errClosed()
+	default:
+	}
+	req := &request{ctx: ctx, name: chunkName, src: src, args: args, reply: make(chan reply, 1)}
+	select {
+	case vm.reqs <- req:
+	case <-vm.quit:
+		return nil, errClosed()
+	case <-ctx.Done():
+		return nil, callerGone(ctx)
+	}
+	select {
+	case r := <-req.reply:
+		if r.err != nil {
+			return nil, r.err
+		}
+		return r.vals, nil
+	case <-ctx.Done():
+		return nil, callerGone(ctx)
+	}
+}
+
+// Close stops the VM's goroutine, after the call it runs if any, and releases the LState. Calls
+// after Close fail. Close is idempotent.
+func (vm *VM) Close() error {
+	vm.once.Do(func() { close(vm.quit) })
+	<-vm.done
+	return nil
+}
+
+// own is the owner goroutine: it runs the calls on st and replaces st after a call that may
+// have left it inconsistent.
+func (vm *VM) own(st *state) {
+	defer close(vm.done)
+	for {
+		select {
+		case <-vm.quit:
+			st.L.Close()
+			return
+		case req := <-vm.reqs:
+			vals, err, discard := vm.serve(st, req)
+			req.reply <- reply{vals, err}
+			if discard {
+				st.L.Close()
+				if err != nil && err.Kind == KindMemory {
+					// The bomb was live at the collections during the call, which set the
+					// collector's goal so high that garbage would pile up and count as the
+					// next calls' growth. A collection now resets the goal.
+					runtime.GC()
+				}
+				st = newState(vm.lim, vm.libs)
+			}
+		}
+	}
+}
+
+// serve runs one request; discard reports that st must not run another call. Panics are
+// recovered around compiling and PCall already; this last recover keeps a bug elsewhere (in a
+// conversion, say) from ending the process.
+func (vm *VM) serve(st *state, req *request) (vals []any, err *Error, discard bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			vals, err, discard = nil, newError(KindInternal, "a Go panic was recovered: %v", r), true
+		}
+	}()
+	if req.ctx.Err() != nil {
+		return nil, callerGone(req.ctx), false
+	}
+	name := req.name
+	if name == "" {
+		name = "snippet"
+	}
+	proto, err := vm.compile(name, req.src)
+	if err != nil {
+		return nil, err, err.Kind == KindInternal
+	}
+	return st.run(req.ctx, proto, req.args)
+}
+
+// errClosed is the error of a call on a closed VM.
+func errClosed() *Error { return newError(KindInternal, "the VM is closed") }
+
+// callerGone is the error of a call whose caller's context ended before it could run.
+func callerGone(ctx context.Context) *Error {
+	return newError(KindTimeout, "the caller's context ended: %v", context.Cause(ctx))
+}

@@ -1,0 +1,133 @@
+package security
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Policy decides which canonical paths are secret (no read, no write) and protected (no write/delete/rename).
+// Patterns are doublestar globs over the canonical root-relative path, matched
+// case-insensitively; a path is secret when it matches a Secret pattern and no
+// SecretExceptions pattern, protected when it or one of its parent directories matches a
+// Protected pattern.
+type Policy struct {
+	Secret           []string
+	SecretExceptions []string
+	Protected        []string
+}
+
+// DefaultPolicy returns jido's default secret and protected patterns: environment files,
+// private keys, credential files and cloud/SSH config directories are secret (their
+// *.example, *.sample, *.template and *.pub companions are not); .git is protected.
+func DefaultPolicy() Policy {
+	anyDepth := func(patterns ...string) []string {
+		for i, p := range patterns {
+			patterns[i] = "**/" + p
+		}
+		return patterns
+	}
+	return Policy{
+		Secret: anyDepth(
+			".env*",
+			"*.pem", "*.key", "*.p12", "*.pfx",
+			"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+			".netrc", ".npmrc", ".pypirc", ".git-credentials",
+			"credentials*",
+			"*.tfstate*",
+			".ssh/**", ".aws/**", ".gnupg/**", ".kube/**", ".docker/**",
+		),
+		SecretExceptions: anyDepth("*.example", "*.sample", "*.template", "*.pub"),
+		Protected:        anyDepth(".git", ".git/**"),
+	}
+}
+
+// policy is a Policy with its patterns validated and lowercased.
+type policy struct {
+	spec                          Policy
+	secret, exceptions, protected []string
+}
+
+// compilePolicy validates and lowercases the patterns of p.
+func compilePolicy(p Policy) (policy, error) {
+	lower := func(patterns []string) ([]string, error) {
+		out := make([]string, len(patterns))
+		for i, pat := range patterns {
+			if !doublestar.ValidatePattern(pat) {
+				return nil, fmt.Errorf("invalid policy pattern %q", pat)
+			}
+			out[i] = strings.ToLower(pat)
+		}
+		return out, nil
+	}
+	var c policy
+	var err error
+	if c.secret, err = lower(p.Secret); err != nil {
+		return policy{}, err
+	}
+	if c.exceptions, err = lower(p.SecretExceptions); err != nil {
+		return policy{}, err
+	}
+	if c.protected, err = lower(p.Protected); err != nil {
+		return policy{}, err
+	}
+	c.spec = p.clone()
+	return c, nil
+}
+
+// clone returns a deep copy of p.
+func (p Policy) clone() Policy {
+	return Policy{
+		Secret:           slices.Clone(p.Secret),
+		SecretExceptions: slices.Clone(p.SecretExceptions),
+		Protected:        slices.Clone(p.Protected),
+	}
+}
+
+// Policy returns a copy of the root's policy.
+func (r *Root) Policy() Policy { return r.policy.spec.clone() }
+
+// IsSecret reports whether the canonical path (as returned by Resolve) is a secret file,
+// which is never read, written, removed or renamed (its name stays visible in listings).
+func (r *Root) IsSecret(canonical string) bool {
+	p := strings.ToLower(canonical)
+	return matchAny(r.policy.secret, p) && !matchAny(r.policy.exceptions, p)
+}
+
+// IsProtected reports whether the canonical path (as returned by Resolve) or one of its
+// parent directories is protected, so that it is never written, deleted or renamed.
+func (r *Root) IsProtected(canonical string) bool {
+	p := strings.ToLower(canonical)
+	for {
+		if matchAny(r.policy.protected, p) {
+			return true
+		}
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			return false
+		}
+		p = p[:i]
+	}
+}
+
+// matchAny reports whether name matches one of the (validated) patterns.
+func matchAny(patterns []string, name string) bool {
+	return slices.ContainsFunc(patterns, func(p string) bool {
+		ok, _ := doublestar.Match(p, name)
+		return ok
+	})
+}
+
+// checkPolicy refuses a secret canonical path, and a protected one when the operation
+// modifies it.
+func (r *Root) checkPolicy(op, canonical string, modify bool) error {
+	switch {
+	case r.IsSecret(canonical):
+		return pathError(op, canonical, ErrSecret)
+	case modify && r.IsProtected(canonical):
+		return pathError(op, canonical, ErrProtected)
+	}
+	return nil
+}
