@@ -1,0 +1,84 @@
+// Package bridge implements the jido.* functions that Lua snippets call. Each function decodes
+// its Lua table into the tool's params struct, validates it against the tool's schema, and calls
+// a plain Go function that knows nothing of Lua; all file access goes through security.Root.
+package bridge
+
+import (
+	"context"
+
+	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/tools/definitions"
+	lua "github.com/yuin/gopher-lua"
+)
+
+// LibraryName is the global table snippets reach the bridge through.
+const LibraryName = "jido"
+
+// Deps are what the bridge functions of one session need.
+type Deps struct {
+	Root   *security.Root
+	Reads  *ReadLog       // the session's read tracking, for compare-and-swap edits
+	Limits runtime.Limits // bounds on Lua->Go conversion of arguments
+}
+
+// Libraries returns every bridge module of a session, ready for runtime.Options.
+func Libraries(d Deps) []runtime.Library {
+	files := &Files{Deps: d}
+	find := &Find{Deps: d}
+	tools := map[string]lua.LGFunction{}
+	for _, lib := range []runtime.Library{files.Library(), find.Library()} {
+		for name, fn := range lib.Funcs {
+			tools[name] = fn
+		}
+	}
+	return []runtime.Library{files.Library(), find.Library(), (&Dispatch{tools: tools}).Library()}
+}
+
+// toolFunc adapts the Go implementation fn of tool t to a Lua function: it takes one table of
+// arguments and returns the result table, or nil and an error table {type, message, details, recovery}.
+// A non-table argument is a programming error of the script and raises.
+func toolFunc[P, R any](t *definitions.Tool, lim runtime.Limits, fn func(context.Context, P) (R, error)) lua.LGFunction {
+	return func(L *lua.LState) int {
+		args, terr := tableArgs(L, 1, lim)
+		if terr == nil {
+			var p P
+			if p, terr = definitions.Decode[P](t, args); terr == nil {
+				res, err := fn(L.Context(), p)
+				if err == nil {
+					L.Push(runtime.ToLua(L, res))
+					return 1
+				}
+				terr = toolError(err)
+			}
+		}
+		L.Push(lua.LNil)
+		L.Push(runtime.ToLua(L, terr))
+		return 2
+	}
+}
+
+// tableArgs converts argument n (a table, or nothing for no arguments) to a Go map.
+func tableArgs(L *lua.LState, n int, lim runtime.Limits) (map[string]any, *definitions.ToolError) {
+	v := L.Get(n)
+	if v == lua.LNil {
+		return map[string]any{}, nil
+	}
+	if _, ok := v.(*lua.LTable); !ok {
+		L.ArgError(n, "a table of arguments expected, got "+v.Type().String())
+	}
+	g, err := runtime.ToGo(v, lim, false)
+	if err != nil {
+		return nil, definitions.NewError(definitions.ValidationError, "arguments: %v", err).
+			Hint("Pass plain data: strings, finite numbers, booleans, lists and tables with string keys")
+	}
+	switch m := g.(type) {
+	case map[string]any:
+		return m, nil
+	case []any:
+		if len(m) == 0 {
+			return map[string]any{}, nil
+		}
+	}
+	return nil, definitions.NewError(definitions.ValidationError, "arguments must be a table with named fields, e.g. {path = \"README.md\"}")
+}

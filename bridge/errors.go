@@ -1,0 +1,56 @@
+package bridge
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/tools/definitions"
+)
+
+// errorKind maps a security or file-system error to a tool error type and recovery hints.
+type errorKind struct {
+	target   error
+	typ      string
+	recovery []string
+}
+
+// errorKinds is checked in order; the first match wins.
+var errorKinds = []errorKind{
+	{security.ErrOutsideRoot, definitions.PermissionError, []string{"Use a path inside the project root, relative to it (e.g. src/main.go)"}},
+	{security.ErrInvalidPath, definitions.ValidationError, []string{"Use a plain relative path: no control or look-alike characters, backslashes or leading ~"}},
+	{security.ErrSecret, definitions.PermissionError, []string{"Secret files (.env, keys, credentials) are not readable or writable by tools; ask the user for what you need"}},
+	{security.ErrProtected, definitions.PermissionError, []string{"This path is protected (.git/); change files elsewhere"}},
+	{security.ErrHardLink, definitions.PermissionError, []string{"The file has several hard links and may alias a file outside the project; copy it to a new file instead"}},
+	{security.ErrOtherDevice, definitions.PermissionError, []string{"The file lies on another mount; only files of the project's file system are accessible"}},
+	{security.ErrIsRoot, definitions.PermissionError, []string{"The project root itself cannot be deleted or moved; name a path inside it"}},
+	{security.ErrChanged, definitions.ConflictError, []string{"The file changed since you read it: read it again, then redo the change"}},
+	{fs.ErrExist, definitions.ConflictError, []string{"The destination exists: choose another path or pass overwrite: true"}},
+	{fs.ErrNotExist, definitions.FileError, []string{"Check the path with list_dir or glob"}},
+	{security.ErrTooLarge, definitions.FileError, []string{"Read a part of the file with offset and limit"}},
+	{security.ErrIsDir, definitions.FileError, []string{"The path is a directory: list it with list_dir (delete_file needs recursive: true for a directory)"}},
+	{security.ErrNotDir, definitions.FileError, []string{"A component of the path is a file, not a directory"}},
+	{security.ErrNotRegular, definitions.FileError, []string{"Only regular files can be read or written (not FIFOs, devices or sockets)"}},
+	{fs.ErrPermission, definitions.PermissionError, []string{"The file system denied access; check the file's permissions"}},
+}
+
+// toolError turns any error of a bridge function into a ToolError.
+func toolError(err error) *definitions.ToolError {
+	var te *definitions.ToolError
+	if errors.As(err, &te) {
+		return te
+	}
+	typ, hints := definitions.FileError, []string(nil)
+	for _, k := range errorKinds {
+		if errors.Is(err, k.target) {
+			typ, hints = k.typ, k.recovery
+			break
+		}
+	}
+	e := &definitions.ToolError{Type: typ, Message: err.Error(), Recovery: hints}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		e.With("path", pe.Path)
+	}
+	return e
+}

@@ -1,0 +1,251 @@
+package bridge
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/tools/definitions"
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Files is the bridge module of the tools that read and change files.
+type Files struct{ Deps }
+
+// Library exposes the module's functions to snippets.
+func (f *Files) Library() runtime.Library {
+	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
+		"read_file":   toolFunc(definitions.ReadFile, f.Limits, f.ReadFile),
+		"write_file":  toolFunc(definitions.WriteFile, f.Limits, f.WriteFile),
+		"edit_file":   toolFunc(definitions.EditFile, f.Limits, f.EditFile),
+		"multi_edit":  toolFunc(definitions.MultiEdit, f.Limits, f.MultiEdit),
+		"delete_file": toolFunc(definitions.DeleteFile, f.Limits, f.DeleteFile),
+		"move_file":   toolFunc(definitions.MoveFile, f.Limits, f.MoveFile),
+	}}
+}
+
+// ReadFile reads the requested lines of a text file and records the read for later edits.
+func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*ReadFileResult, error) {
+	win, terr := window(p)
+	if terr != nil {
+		return nil, terr
+	}
+	file, canon, ver, err := f.Root.OpenFile(p.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	r := bufio.NewReaderSize(file, 64*1024)
+	enc, binary := sniff(r)
+	if binary {
+		return nil, definitions.NewError(definitions.FileError, "%s is a binary file", canon).With("path", canon).With("size", ver.Size).
+			Hint("read_file reads text files only; use search or list_dir to learn about binary files")
+	}
+	res := &ReadFileResult{Path: canon, Encoding: enc, Size: ver.Size}
+	if err := readLines(ctx, r, p, win, res); err != nil {
+		return nil, &fs.PathError{Op: "read", Path: canon, Err: err}
+	}
+	if win.from > 1 && win.from > res.TotalLines {
+		return nil, definitions.NewError(definitions.ValidationError, "line %d is past the end of %s, which has %d lines", win.from, canon, res.TotalLines).
+			With("path", canon).With("total_lines", res.TotalLines).
+			Hint(fmt.Sprintf("Read from a line between 1 and %d", max(1, res.TotalLines)))
+	}
+	f.Reads.Record(canon, ver)
+	return res, nil
+}
+
+// WriteFileResult is the result of write_file.
+type WriteFileResult struct {
+	Path         string `json:"path"`
+	BytesWritten int    `json:"bytes_written"`
+	Created      bool   `json:"created"`
+	Appended     bool   `json:"appended"`
+}
+
+// WriteFile replaces (or appends to, or creates) a file atomically. Replacing an existing
+// file requires that the session read it and that it has not changed since. A new file, its
+// missing parents, a trailing slash and the secret and protected rules are security.Root's.
+func (f *Files) WriteFile(_ context.Context, p definitions.WriteFileParams) (*WriteFileResult, error) {
+	opts := security.WriteOptions{}
+	data := []byte(p.Content)
+	info, err := f.Root.Stat(p.Path)
+	exists := err == nil
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	case !exists && !p.CreateIfMissing:
+		return nil, definitions.NewError(definitions.FileError, "%s does not exist and create_if_missing is false", p.Path).
+			With("path", p.Path).Hint("Pass create_if_missing: true to create it")
+	case !exists:
+		opts.MustNotExist = true
+	case info.IsDir():
+		return nil, &fs.PathError{Op: "write", Path: p.Path, Err: security.ErrIsDir}
+	case p.Append:
+		cur, err := f.Root.ReadFile(p.Path)
+		if err != nil {
+			return nil, err
+		}
+		data = append(cur.Data, data...)
+		opts.Expect = &cur.Version
+	default:
+		v, err := f.seen(p.Path, "overwrite")
+		if err != nil {
+			return nil, err
+		}
+		opts.Expect = &v
+	}
+	canon, ver, err := f.Root.WriteFile(p.Path, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	f.Reads.Record(canon, ver)
+	return &WriteFileResult{Path: canon, BytesWritten: len(p.Content), Created: !exists, Appended: exists && p.Append}, nil
+}
+
+// EditFileResult is the result of edit_file.
+type EditFileResult struct {
+	Path         string `json:"path"`
+	Replacements int    `json:"replacements"`
+	Strategy     string `json:"strategy"`
+}
+
+// EditFile replaces old_string with new_string in a file the session has read.
+func (f *Files) EditFile(_ context.Context, p definitions.EditFileParams) (*EditFileResult, error) {
+	op := definitions.EditOp{OldString: p.OldString, NewString: p.NewString, ReplaceAll: p.ReplaceAll}
+	if op.OldString == "" && op.NewString != "" {
+		if _, err := f.Root.Lstat(p.Path); errors.Is(err, fs.ErrNotExist) {
+			canon, ver, err := f.Root.WriteFile(p.Path, []byte(op.NewString), security.WriteOptions{MustNotExist: true})
+			if err != nil {
+				return nil, err
+			}
+			f.Reads.Record(canon, ver)
+			return &EditFileResult{Path: canon, Replacements: 1, Strategy: "create"}, nil
+		}
+	}
+	path, counts, err := f.edit(p.Path, []definitions.EditOp{op})
+	if err != nil {
+		return nil, err
+	}
+	return &EditFileResult{Path: path, Replacements: counts[0], Strategy: "exact"}, nil
+}
+
+// MultiEditResult is the result of multi_edit.
+type MultiEditResult struct {
+	Path         string `json:"path"`
+	EditsApplied int    `json:"edits_applied"`
+	Replacements []int  `json:"replacements"`
+}
+
+// MultiEdit applies edits in order to one file, all or nothing.
+func (f *Files) MultiEdit(_ context.Context, p definitions.MultiEditParams) (*MultiEditResult, error) {
+	if len(p.Edits) == 0 {
+		return nil, definitions.NewError(definitions.ValidationError, "multi_edit: edits is empty").
+			With("field", "edits").Hint("Pass at least one {old_string, new_string}")
+	}
+	path, counts, err := f.edit(p.Path, p.Edits)
+	if err != nil {
+		return nil, err
+	}
+	return &MultiEditResult{Path: path, EditsApplied: len(counts), Replacements: counts}, nil
+}
+
+// edit applies ops in order to a file the session has read, and writes the result atomically
+// if the file is still the version the session read.
+func (f *Files) edit(name string, ops []definitions.EditOp) (string, []int, error) {
+	file, err := f.Root.ReadFile(name)
+	if err != nil {
+		return "", nil, err
+	}
+	seen, err := f.seen(file.Path, "edit")
+	if err != nil {
+		return "", nil, err
+	}
+	if !seen.Equal(file.Version) {
+		return "", nil, &fs.PathError{Op: "edit", Path: file.Path, Err: security.ErrChanged}
+	}
+	content := string(file.Data)
+	counts := make([]int, len(ops))
+	for i, op := range ops {
+		next, n, terr := applyEdit(content, op)
+		if terr != nil {
+			if len(ops) > 1 {
+				terr.Message = fmt.Sprintf("edit %d: %s; no edit was applied", i, terr.Message)
+				terr.With("edit_index", i)
+			}
+			return "", nil, terr.With("path", file.Path)
+		}
+		content, counts[i] = next, n
+	}
+	canon, ver, err := f.Root.WriteFile(file.Path, []byte(content), security.WriteOptions{Expect: &file.Version})
+	if err != nil {
+		return "", nil, err
+	}
+	f.Reads.Record(canon, ver)
+	return canon, counts, nil
+}
+
+// seen returns the version of the named file the session last read, or an error: the file's
+// policy error if tools may not change it at all (so that the model is not told to read a
+// secret), else a conflict naming action.
+func (f *Files) seen(name, action string) (security.Version, error) {
+	canon, err := f.Root.Resolve(name)
+	if err != nil {
+		return security.Version{}, err
+	}
+	if f.Root.IsSecret(canon) {
+		return security.Version{}, &fs.PathError{Op: action, Path: canon, Err: security.ErrSecret}
+	}
+	if f.Root.IsProtected(canon) {
+		return security.Version{}, &fs.PathError{Op: action, Path: canon, Err: security.ErrProtected}
+	}
+	v, ok := f.Reads.Get(canon)
+	if !ok {
+		return v, definitions.NewError(definitions.ConflictError, "cannot %s %s: it has not been read in this session", action, canon).
+			With("path", canon).Hint("Read it with read_file first, then retry")
+	}
+	return v, nil
+}
+
+// DeleteFileResult is the result of delete_file.
+type DeleteFileResult struct {
+	Path    string `json:"path"`
+	Deleted bool   `json:"deleted"`
+}
+
+// DeleteFile removes a file, a symlink, or with recursive a directory tree.
+func (f *Files) DeleteFile(_ context.Context, p definitions.DeleteFileParams) (*DeleteFileResult, error) {
+	if err := f.Root.Remove(p.Path, p.Recursive); err != nil {
+		return nil, err
+	}
+	rel, err := f.Root.Clean(p.Path)
+	if err != nil {
+		return nil, err
+	}
+	return &DeleteFileResult{Path: rel, Deleted: true}, nil
+}
+
+// MoveFileResult is the result of move_file.
+type MoveFileResult struct {
+	Source      string `json:"source"`
+	Destination string `json:"destination"`
+}
+
+// MoveFile renames a file or directory inside the root, never following the last component.
+func (f *Files) MoveFile(_ context.Context, p definitions.MoveFileParams) (*MoveFileResult, error) {
+	if err := f.Root.Rename(p.Source, p.Destination, p.Overwrite); err != nil {
+		return nil, err
+	}
+	src, err := f.Root.Clean(p.Source)
+	if err != nil {
+		return nil, err
+	}
+	dst, err := f.Root.Clean(p.Destination)
+	if err != nil {
+		return nil, err
+	}
+	return &MoveFileResult{Source: src, Destination: dst}, nil
+}

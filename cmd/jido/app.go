@@ -1,0 +1,98 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/jido-run/jido/manager"
+)
+
+// Exit codes shared by the subcommands.
+const (
+	exitOK        = 0 // success
+	exitToolError = 1 // a tool or snippet returned an error
+	exitUsage     = 2 // the command line is wrong
+)
+
+const usage = `jido: a sandboxed tool runtime for coding agents
+
+Usage:
+  jido call [--root DIR] [--yes] [--events FILE] TOOL [ARGS_JSON|-]
+  jido eval [--root DIR] [--yes] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
+  jido tools [--format jsonschema]
+  jido version
+
+Flags come before the positional arguments.
+`
+
+// run dispatches a command line and returns the process exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "call":
+		return runCall(args[1:], stdin, stdout, stderr)
+	case "eval":
+		return runEval(args[1:], stdout, stderr)
+	case "tools":
+		return runTools(args[1:], stdout, stderr)
+	case "version", "--version":
+		return runVersion(stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "jido: unknown command %q\n\n%s", args[0], usage)
+	return exitUsage
+}
+
+// sessionFlags are the flags of every command that opens a session.
+type sessionFlags struct {
+	root   string
+	yes    bool
+	events string
+}
+
+// register adds the session flags to fs.
+func (f *sessionFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.root, "root", ".", "project root directory")
+	fs.BoolVar(&f.yes, "yes", false, "approve every action of this call without asking")
+	fs.StringVar(&f.events, "events", "", "append NDJSON events to this file")
+}
+
+// open creates the manager described by the flags; close releases it and the event file.
+func (f *sessionFlags) open() (m *manager.Manager, closeAll func(), err error) {
+	opts := manager.Options{Root: f.root}
+	var events *os.File
+	if f.events != "" {
+		events, err = os.OpenFile(f.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, nil, err
+		}
+		opts.Events = events
+	}
+	m, err = manager.New(opts)
+	if err != nil {
+		if events != nil {
+			events.Close()
+		}
+		return nil, nil, err
+	}
+	return m, func() {
+		m.Close()
+		if events != nil {
+			events.Close()
+		}
+	}, nil
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("jido "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+)
+
+// version is set at release builds with -ldflags "-X main.version=...".
+var version = ""
+
+// runVersion prints the version of jido and of the Go toolchain that built it.
+func runVersion(stdout io.Writer) int {
+	v := version
+	if v == "" {
+		v = "dev"
+		if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			v = info.Main.Version
+		}
+	}
+	fmt.Fprintf(stdout, "jido %s (%s)\n", v, runtime.Version())
+	return exitOK
+}

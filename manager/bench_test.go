@@ -1,0 +1,124 @@
+package manager
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// BenchmarkOpenSession measures opening a session with its VM ready, and reports the heap
+// retained per idle session.
+func BenchmarkOpenSession(b *testing.B) {
+	m, err := New(Options{Root: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := m.Open(b.Context())
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Close()
+	}
+	b.StopTimer()
+	const idle = 200
+	before := liveHeap()
+	sessions := make([]*Session, idle)
+	for i := range sessions {
+		if sessions[i], err = m.Open(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(liveHeap()-before)/idle, "retained-B/session")
+	for _, s := range sessions {
+		s.Close()
+	}
+}
+
+func liveHeap() int64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
+// fourKiB is a 4 KiB text file of 64-byte lines.
+var fourKiB = strings.Repeat(strings.Repeat("x", 63)+"\n", 64)
+
+// BenchmarkReadFile4K compares read_file through Session.Call (validation, Lua, bridge, result)
+// with reading and numbering the same file directly in Go, in one run.
+func BenchmarkReadFile4K(b *testing.B) {
+	root := b.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "f.txt"), []byte(fourKiB), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("jido", func(b *testing.B) {
+		m, err := New(Options{Root: root})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer m.Close()
+		s, err := m.Open(b.Context())
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		call := ToolCall{Name: "read_file", Args: map[string]any{"path": "f.txt"}}
+		b.ReportAllocs()
+		for b.Loop() {
+			if res := s.Call(b.Context(), call); !res.OK {
+				b.Fatal(res.Error)
+			}
+		}
+	})
+	b.Run("direct", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := readNumbered(filepath.Join(root, "f.txt")); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// readNumbered is the direct Go baseline: read a file and number its lines cat -n style.
+func readNumbered(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var out bytes.Buffer
+	for i, line := range strings.SplitAfter(string(data), "\n") {
+		if line != "" {
+			fmt.Fprintf(&out, "%6d\t%s", i+1, line)
+		}
+	}
+	return out.String(), nil
+}
+
+// BenchmarkEvalReturn1 measures the smallest snippet through Session.Eval.
+func BenchmarkEvalReturn1(b *testing.B) {
+	m, err := New(Options{Root: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	s, err := m.Open(b.Context())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, terr := s.Eval(b.Context(), "return 1"); terr != nil {
+			b.Fatal(terr)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+// Package manager composes jido: a Manager owns a confined project root and opens Sessions,
+// each with its own hardened Lua VM, bridge and read tracking. Sessions are independent and may
+// run in parallel; the calls of one session are serialized.
+package manager
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"time"
+
+	"github.com/jido-run/jido/bridge"
+	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/security"
+)
+
+// staleTempAge is how old a leftover temp file of an interrupted write must be to be swept.
+const staleTempAge = time.Hour
+
+// Options configure a Manager.
+type Options struct {
+	Root        string           // project root directory
+	Limits      runtime.Limits   // per-call Lua limits (zero fields: defaults)
+	Policy      *security.Policy // secret and protected paths (nil: defaults)
+	MaxFileSize int64            // read/write cap in bytes (0: 10 MiB)
+	Events      io.Writer        // NDJSON event log (nil: none)
+}
+
+// Manager owns one project root and opens sessions on it.
+type Manager struct {
+	root   *security.Root
+	limits runtime.Limits
+	events *eventLog
+}
+
+// New opens the project root and sweeps, in the background, temp files left by interrupted writes.
+func New(opts Options) (*Manager, error) {
+	root, err := security.Open(opts.Root, security.Options{Policy: opts.Policy, MaxFileSize: opts.MaxFileSize})
+	if err != nil {
+		return nil, err
+	}
+	go func() { _, _ = root.SweepTemps(staleTempAge) }()
+	return &Manager{root: root, limits: opts.Limits, events: newEventLog(opts.Events)}, nil
+}
+
+// Root returns the absolute path of the project root.
+func (m *Manager) Root() string { return m.root.Path() }
+
+// Close releases the project root. Sessions must be closed first.
+func (m *Manager) Close() error { return m.root.Close() }
+
+// Open starts a new session with a fresh VM.
+func (m *Manager) Open(_ context.Context) (*Session, error) {
+	reads := bridge.NewReadLog()
+	vm, err := runtime.New(runtime.Options{
+		Limits:    m.limits,
+		Libraries: bridge.Libraries(bridge.Deps{Root: m.root, Reads: reads, Limits: m.limits}),
+	})
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{id: newID(), m: m, vm: vm}
+	m.events.emit(Event{Event: "session.open", Session: s.id})
+	return s, nil
+}
+
+// newID returns a random identifier for a session.
+func newID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

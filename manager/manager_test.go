@@ -1,0 +1,119 @@
+package manager
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jido-run/jido/bridge"
+	"github.com/jido-run/jido/scripts"
+	"github.com/jido-run/jido/tools/definitions"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestEveryToolIsComplete checks that each definition has a script and a bridge function,
+// and each script a definition.
+func TestEveryToolIsComplete(t *testing.T) {
+	funcs := map[string]bool{}
+	for _, lib := range bridge.Libraries(bridge.Deps{}) {
+		for name := range lib.Funcs {
+			funcs[name] = true
+		}
+	}
+	assert.Equal(t, definitions.Names(), scripts.Names(), "every tool has a script, every script a tool")
+	for _, name := range definitions.Names() {
+		assert.True(t, funcs[name], "tool %s has no bridge function", name)
+	}
+	delete(funcs, "call")
+	assert.ElementsMatch(t, definitions.Names(), slices.Collect(maps.Keys(funcs)), "every bridge function is a declared tool")
+}
+
+func newSession(t *testing.T, root string, events *bytes.Buffer) *Session {
+	t.Helper()
+	opts := Options{Root: root}
+	if events != nil {
+		opts.Events = events
+	}
+	m, err := New(opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { m.Close() })
+	s, err := m.Open(t.Context())
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestCallAssignsIDsAndEmitsEvents(t *testing.T) {
+	var events bytes.Buffer
+	s := newSession(t, t.TempDir(), &events)
+	res := s.Call(t.Context(), ToolCall{Name: "list_dir"})
+	assert.True(t, res.OK)
+	assert.Equal(t, "call-1", res.ID)
+	res = s.Call(t.Context(), ToolCall{ID: "mine", Name: "nope"})
+	assert.Equal(t, "mine", res.ID)
+	assert.Equal(t, definitions.ValidationError, res.Error.Type)
+	require.NoError(t, s.Close())
+
+	var kinds []string
+	for _, line := range strings.Split(strings.TrimSpace(events.String()), "\n") {
+		var ev Event
+		require.NoError(t, json.Unmarshal([]byte(line), &ev))
+		assert.Equal(t, s.ID(), ev.Session)
+		kinds = append(kinds, ev.Event)
+		if ev.Event == "tool.result" {
+			require.NotNil(t, ev.DurationMS)
+			require.NotNil(t, ev.OK)
+		}
+	}
+	assert.Equal(t, []string{"session.open", "tool.call", "tool.result", "tool.call", "tool.result", "session.close"}, kinds)
+}
+
+func TestClosedSessionRefusesCalls(t *testing.T) {
+	s := newSession(t, t.TempDir(), nil)
+	require.NoError(t, s.Close())
+	res := s.Call(t.Context(), ToolCall{Name: "list_dir"})
+	require.False(t, res.OK)
+	assert.Contains(t, res.Error.Message, "closed")
+	_, terr := s.Eval(t.Context(), "return 1")
+	require.NotNil(t, terr)
+}
+
+func TestEvalReachesToolsThroughJidoCall(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\n"), 0o644))
+	s := newSession(t, root, nil)
+
+	vals, terr := s.Eval(t.Context(), `
+		local r, err = jido.call("read_file", {path = "a.txt", line_numbers = false})
+		assert(r, err and err.message)
+		local w = assert(jido.call("edit_file", {path = "a.txt", old_string = "hello", new_string = "bye"}))
+		local _, bad = jido.call("read_fiel", {path = "a.txt"})
+		return r.content, w.replacements, bad.type, bad.details.did_you_mean`)
+	require.Nil(t, terr)
+	assert.Equal(t, []any{"hello\n", int64(1), "validation-error", "read_file"}, vals)
+	data, err := os.ReadFile(filepath.Join(root, "a.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "bye\n", string(data))
+}
+
+func TestRaisedBridgeErrorKeepsItsType(t *testing.T) {
+	s := newSession(t, t.TempDir(), nil)
+	_, terr := s.Eval(t.Context(), `local r, err = jido.read_file{path = "../etc/passwd"} error(err)`)
+	require.NotNil(t, terr)
+	assert.Equal(t, definitions.PermissionError, terr.Type)
+	assert.NotEmpty(t, terr.Recovery)
+}
+
+func TestCallTimeoutFromMeta(t *testing.T) {
+	root := t.TempDir()
+	s := newSession(t, root, nil)
+	res := s.Call(t.Context(), ToolCall{Name: "glob", Args: map[string]any{"pattern": "**"}, Meta: CallMeta{Timeout: 1e-9}})
+	require.False(t, res.OK)
+	assert.Equal(t, definitions.TimeoutError, res.Error.Type)
+}

@@ -1,0 +1,131 @@
+package manager
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/tools/*.txtar")
+
+// TestToolCases runs every testdata/tools/*.txtar case: the files under tree/ make the project
+// (in order, each one second newer than the one before),
+// each line of calls is a ToolCall (or a "!write" that changes a file behind the session's back),
+// want holds one normalized ToolResult per call, after/ files must have these contents, and each
+// line of gone names a path that must not exist afterwards.
+func TestToolCases(t *testing.T) {
+	files, err := filepath.Glob("testdata/tools/*.txtar")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			runToolCase(t, file)
+		})
+	}
+}
+
+func runToolCase(t *testing.T, file string) {
+	ar, err := txtar.ParseFile(file)
+	require.NoError(t, err)
+	root := t.TempDir()
+	sections := map[string]string{}
+	mtime := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, f := range ar.Files {
+		if name, ok := strings.CutPrefix(f.Name, "tree/"); ok {
+			p := filepath.Join(root, filepath.FromSlash(name))
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, os.WriteFile(p, f.Data, 0o644))
+			// Later files are newer, one second apart, so "newest first" is deterministic.
+			mtime = mtime.Add(time.Second)
+			require.NoError(t, os.Chtimes(p, mtime, mtime))
+			continue
+		}
+		sections[f.Name] = string(f.Data)
+	}
+	m, err := New(Options{Root: root})
+	require.NoError(t, err)
+	defer m.Close()
+	s, err := m.Open(t.Context())
+	require.NoError(t, err)
+	defer s.Close()
+
+	var got bytes.Buffer
+	for _, line := range strings.Split(strings.TrimSpace(sections["calls"]), "\n") {
+		var call ToolCall
+		require.NoError(t, json.Unmarshal([]byte(line), &call), line)
+		if call.Name == "!write" {
+			p := filepath.Join(root, filepath.FromSlash(call.Args["path"].(string)))
+			require.NoError(t, os.WriteFile(p, []byte(call.Args["content"].(string)), 0o644))
+			continue
+		}
+		res := s.Call(t.Context(), call)
+		got.WriteString(normalize(t, res) + "\n")
+	}
+	if *update {
+		writeSection(t, file, ar, "want", got.String())
+	} else {
+		assert.Equal(t, sections["want"], got.String())
+	}
+	for _, f := range ar.Files {
+		if name, ok := strings.CutPrefix(f.Name, "after/"); ok {
+			data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+			require.NoError(t, err, name)
+			assert.Equal(t, string(f.Data), string(data), name)
+		}
+	}
+	for _, name := range strings.Fields(sections["gone"]) {
+		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(name)))
+		assert.True(t, os.IsNotExist(err), "%s should not exist", name)
+	}
+}
+
+// normalize renders a result as one JSON line without the parts that vary between runs.
+func normalize(t *testing.T, res ToolResult) string {
+	raw, err := json.Marshal(res)
+	require.NoError(t, err)
+	var v any
+	require.NoError(t, json.Unmarshal(raw, &v))
+	dropKeys(v, "mtime", "id")
+	out, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(out)
+}
+
+func dropKeys(v any, keys ...string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range keys {
+			delete(x, k)
+		}
+		for _, e := range x {
+			dropKeys(e, keys...)
+		}
+	case []any:
+		for _, e := range x {
+			dropKeys(e, keys...)
+		}
+	}
+}
+
+// writeSection replaces (or adds) a section of a txtar file, for -update.
+func writeSection(t *testing.T, file string, ar *txtar.Archive, name, data string) {
+	found := false
+	for i := range ar.Files {
+		if ar.Files[i].Name == name {
+			ar.Files[i].Data, found = []byte(data), true
+		}
+	}
+	if !found {
+		ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(data)})
+	}
+	require.NoError(t, os.WriteFile(file, txtar.Format(ar), 0o644))
+}
