@@ -1,0 +1,179 @@
+package integration
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCallPrintsOneToolResult(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.txt": "alpha\nbeta\n"})
+
+	r := runJido(t, "", "call", "--root", root, "read_file", `{"path":"a.txt"}`)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, 1, strings.Count(r.stdout, "\n"), "exactly one JSON line")
+	res := decodeJSON(t, r.stdout)
+	assert.Equal(t, true, res["ok"])
+	assert.Equal(t, "read_file", res["name"])
+	assert.Equal(t, "     1\talpha\n     2\tbeta\n", res["result"].(map[string]any)["content"])
+
+	r = runJido(t, "", "call", "--root", root, "read_file", `{"path":"missing.txt"}`)
+	assert.Equal(t, 1, r.code)
+	res = decodeJSON(t, r.stdout)
+	assert.Equal(t, false, res["ok"])
+	errObj := res["error"].(map[string]any)
+	assert.Equal(t, "file-error", errObj["type"])
+	assert.NotEmpty(t, errObj["recovery"])
+}
+
+func TestCallReadsArgsFromStdin(t *testing.T) {
+	root := t.TempDir()
+	r := runJido(t, `{"path":"new/dir/n.txt","content":"hi\n"}`, "call", "--root", root, "write_file", "-")
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	got, err := os.ReadFile(filepath.Join(root, "new", "dir", "n.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "hi\n", string(got))
+}
+
+func TestCallExitCodes(t *testing.T) {
+	root := t.TempDir()
+	cases := []struct {
+		name    string
+		args    []string
+		code    int
+		errType string
+	}{
+		{"no tool", []string{"call", "--root", root}, 2, ""},
+		{"too many args", []string{"call", "--root", root, "read_file", "{}", "x"}, 2, ""},
+		{"bad flag", []string{"call", "--nope", "read_file"}, 2, ""},
+		{"bad json", []string{"call", "--root", root, "read_file", "{"}, 2, "validation-error"},
+		{"missing root", []string{"call", "--root", filepath.Join(root, "nope"), "list_dir"}, 2, ""},
+		{"unknown tool", []string{"call", "--root", root, "read_fiel", "{}"}, 1, "validation-error"},
+		{"bad argument", []string{"call", "--root", root, "read_file", `{"pth":"a"}`}, 1, "validation-error"},
+		{"outside", []string{"call", "--root", root, "read_file", `{"path":"../x"}`}, 1, "permission-error"},
+		{"ok", []string{"call", "--root", root, "list_dir"}, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := runJido(t, "", c.args...)
+			assert.Equal(t, c.code, r.code, "stdout %q stderr %q", r.stdout, r.stderr)
+			if c.errType != "" {
+				res := decodeJSON(t, r.stdout)
+				assert.Equal(t, c.errType, res["error"].(map[string]any)["type"])
+			}
+			assert.NotContains(t, r.stderr, "panic")
+		})
+	}
+}
+
+func TestEvalPrintsOneLinePerSnippet(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"go.mod": "module x\n"})
+	r := runJido(t, "", "eval", "--root", root, "--timeout", "2s",
+		"-e", "return 1 + 1",
+		"-e", "return 'a', 2",
+		"-e", "x = 1",
+		"-e", "return x",
+		"-e", "error('boom')",
+		"-e", "return jido.read_file{path='go.mod'}.total_lines",
+		"-e", "while true do end",
+		"-e", "return (",
+	)
+	assert.Equal(t, 1, r.code)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	require.Len(t, lines, 8, r.stdout)
+	want := []string{
+		`{"ok":true,"value":2}`,
+		`{"ok":true,"value":["a",2]}`,
+		`{"ok":true,"value":null}`,
+		`{"ok":true,"value":null}`,
+		"",
+		`{"ok":true,"value":1}`,
+		"",
+		"",
+	}
+	errTypes := map[int]string{4: "lua-error", 6: "timeout-error", 7: "validation-error"}
+	for i, line := range lines {
+		if want[i] != "" {
+			assert.JSONEq(t, want[i], line, "snippet %d", i)
+			continue
+		}
+		var v struct {
+			OK    bool `json:"ok"`
+			Error struct{ Type, Message string }
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &v))
+		assert.False(t, v.OK)
+		assert.Equal(t, errTypes[i], v.Error.Type, "snippet %d: %s", i, line)
+	}
+	assert.Contains(t, lines[4], "boom")
+}
+
+func TestEvalUsageErrors(t *testing.T) {
+	assert.Equal(t, 2, runJido(t, "", "eval").code)
+	assert.Equal(t, 2, runJido(t, "", "eval", "--root", t.TempDir(), "stray").code)
+	r := runJido(t, "", "eval", "--root", t.TempDir(), "-e", "return 1")
+	assert.Equal(t, 0, r.code)
+}
+
+func TestToolsListsTheCatalogue(t *testing.T) {
+	r := runJido(t, "", "tools")
+	require.Equal(t, 0, r.code)
+	var tools []struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description"`
+		Parameters  map[string]any `json:"parameters"`
+		ReadOnly    *bool          `json:"read_only"`
+		Mutating    *bool          `json:"mutating"`
+		Destructive *bool          `json:"destructive"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &tools))
+	names := map[string]bool{}
+	for _, tool := range tools {
+		names[tool.Name] = true
+		assert.NotEmpty(t, tool.Description, tool.Name)
+		assert.Equal(t, "object", tool.Parameters["type"], tool.Name)
+		require.NotNil(t, tool.ReadOnly, tool.Name)
+		require.NotNil(t, tool.Mutating, tool.Name)
+		require.NotNil(t, tool.Destructive, tool.Name)
+	}
+	for _, want := range []string{"read_file", "write_file", "edit_file", "multi_edit", "list_dir", "glob", "delete_file", "move_file"} {
+		assert.True(t, names[want], want)
+	}
+	assert.Equal(t, 2, runJido(t, "", "tools", "--format", "klingon").code)
+}
+
+func TestVersionAndUsage(t *testing.T) {
+	r := runJido(t, "", "version")
+	assert.Equal(t, 0, r.code)
+	assert.True(t, strings.HasPrefix(r.stdout, "jido "), r.stdout)
+	assert.Equal(t, 2, runJido(t, "").code)
+	assert.Equal(t, 2, runJido(t, "", "frobnicate").code)
+}
+
+func TestEventsAreNDJSON(t *testing.T) {
+	root := t.TempDir()
+	events := filepath.Join(t.TempDir(), "events.ndjson")
+	r := runJido(t, "", "call", "--root", root, "--events", events, "list_dir")
+	require.Equal(t, 0, r.code)
+	raw, err := os.ReadFile(events)
+	require.NoError(t, err)
+	var kinds []string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		ev := decodeJSON(t, line)
+		kinds = append(kinds, ev["event"].(string))
+		assert.NotEmpty(t, ev["session"])
+		assert.NotEmpty(t, ev["ts"])
+		if ev["event"] == "tool.result" {
+			assert.Contains(t, ev, "duration_ms")
+			assert.Equal(t, true, ev["ok"])
+		}
+	}
+	assert.Equal(t, []string{"session.open", "tool.call", "tool.result", "session.close"}, kinds)
+}

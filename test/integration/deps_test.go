@@ -1,0 +1,64 @@
+package integration
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/jido-run/jido/"
+
+// allowedImports is the import picture of DESIGN.md: for each package, the jido packages it may
+// import (directly or not). Anything else is an arrow the design forbids.
+var allowedImports = map[string][]string{
+	"security":          {},
+	"tools/definitions": {},
+	"scripts":           {},
+	"runtime":           {},
+	"bridge":            {"security", "runtime", "tools/definitions"},
+	"manager":           {"bridge", "security", "runtime", "tools/definitions", "scripts"},
+	"cmd/jido":          {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts"},
+}
+
+func TestImportDirection(t *testing.T) {
+	for pkg, allowed := range allowedImports {
+		t.Run(pkg, func(t *testing.T) {
+			out, err := exec.Command("go", "list", "-deps", module+pkg).Output()
+			require.NoError(t, err)
+			for _, dep := range strings.Fields(string(out)) {
+				rel, ok := strings.CutPrefix(dep, module)
+				if !ok || rel == pkg {
+					continue
+				}
+				assert.Contains(t, allowed, rel, "%s must not import %s", pkg, rel)
+			}
+		})
+	}
+}
+
+// forbiddenInTools are host file-system calls that would bypass security.Root.
+var forbiddenInTools = regexp.MustCompile(`\bos\.(Open|OpenFile|ReadFile|WriteFile|Create|Remove|RemoveAll|Rename|Mkdir|MkdirAll|Stat|Lstat|ReadDir|DirFS|Symlink|Link)\(|filepath\.Join\(`)
+
+func TestToolCodeUsesOnlySecurityRoot(t *testing.T) {
+	for _, dir := range []string{"bridge", "manager", "scripts", "tools/definitions"} {
+		files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files, dir)
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(f)
+			require.NoError(t, err)
+			for i, line := range strings.Split(string(src), "\n") {
+				assert.NotRegexp(t, forbiddenInTools, line, "%s:%d bypasses security.Root", f, i+1)
+			}
+		}
+	}
+}
