@@ -39,7 +39,7 @@ func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*Re
 		return nil, err
 	}
 	defer file.Close()
-	r := bufio.NewReaderSize(file, 64*1024)
+	r := bufio.NewReaderSize(file, readBufferSize(ver.Size))
 	enc, binary := sniff(r)
 	if binary {
 		return nil, definitions.NewError(definitions.FileError, "%s is a binary file", canon).With("path", canon).With("size", ver.Size).

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -17,7 +16,14 @@ const (
 	MaxLineChars = 2000
 	// sniffBytes is how much of a file is looked at to tell binary from text.
 	sniffBytes = 8192
+	// maxReadBuffer bounds the read buffer of a large file, which is streamed line by line.
+	maxReadBuffer = 64 << 10
 )
+
+// readBufferSize fits the read buffer to the file: a small file needs only the sniff block.
+func readBufferSize(size int64) int {
+	return int(min(max(size+1, sniffBytes), maxReadBuffer))
+}
 
 // ReadFileResult is the result of read_file.
 type ReadFileResult struct {
@@ -66,13 +72,15 @@ type lineReader struct {
 	latin1   bool
 	out      bytes.Buffer
 	res      *ReadFileResult
-	stopped  bool // max_bytes reached: later lines are only counted
-	lastLine int  // last line written to out
+	stopped  bool   // max_bytes reached: later lines are only counted
+	lastLine int    // last line written to out
+	scratch  []byte // the line being rendered, reused
 }
 
 // readLines reads text from r (already sniffed as text) and fills res with the requested window.
 func readLines(ctx context.Context, r *bufio.Reader, p definitions.ReadFileParams, win lineWindow, res *ReadFileResult) error {
 	lr := &lineReader{p: p, win: win, latin1: res.Encoding == "latin-1", res: res}
+	lr.out.Grow(int(min(res.Size+res.Size/4+64, int64(p.MaxBytes)))) // room for the numbers
 	n := 0
 	for {
 		line, err := r.ReadSlice('\n')
@@ -138,21 +146,35 @@ func (lr *lineReader) add(n int, line []byte) {
 func (lr *lineReader) numbered(n int, line []byte) []byte {
 	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 	text := lr.decode(line)
-	b := make([]byte, 0, len(text)+16)
-	b = append(b, fmt.Sprintf("%6d\t", n)...)
-	if count := utf8.RuneCount(text); count > MaxLineChars {
+	b := lr.scratch[:0]
+	for pad := 6 - len(strconv.Itoa(n)); pad > 0; pad-- {
+		b = append(b, ' ')
+	}
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, '\t')
+	if extra := runesOver(text); extra > 0 {
 		cut := text
 		for i := 0; i < MaxLineChars; i++ {
 			_, size := utf8.DecodeRune(cut)
 			cut = cut[size:]
 		}
 		b = append(b, text[:len(text)-len(cut)]...)
-		b = append(b, " … [line cut: "+strconv.Itoa(count-MaxLineChars)+" more characters]"...)
+		b = append(b, " … [line cut: "+strconv.Itoa(extra)+" more characters]"...)
 		lr.res.LinesCut++
 	} else {
 		b = append(b, text...)
 	}
-	return append(b, '\n')
+	lr.scratch = append(b, '\n')
+	return lr.scratch
+}
+
+// runesOver returns how many runes text has beyond MaxLineChars. A line of at most
+// MaxLineChars bytes cannot have more runes, so the common short line is not counted.
+func runesOver(text []byte) int {
+	if len(text) <= MaxLineChars {
+		return 0
+	}
+	return max(0, utf8.RuneCount(text)-MaxLineChars)
 }
 
 // decode converts a latin-1 line to UTF-8; UTF-8 lines are returned as they are.

@@ -2,10 +2,10 @@ package manager
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -88,19 +88,24 @@ func BenchmarkReadFile4K(b *testing.B) {
 	})
 }
 
-// readNumbered is the direct Go baseline: read a file and number its lines cat -n style.
+// readNumbered is the direct Go baseline: read a file and number its lines cat -n style,
+// as efficiently as plain Go does it.
 func readNumbered(path string) (string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
-	var out bytes.Buffer
-	for i, line := range strings.SplitAfter(string(data), "\n") {
-		if line != "" {
-			fmt.Fprintf(&out, "%6d\t%s", i+1, line)
-		}
+	out := make([]byte, 0, len(data)+len(data)/4)
+	n := 0
+	for line := range bytes.Lines(data) {
+		n++
+		num := strconv.Itoa(n)
+		out = append(out, "      "[:max(0, 6-len(num))]...)
+		out = append(out, num...)
+		out = append(out, '\t')
+		out = append(out, line...)
 	}
-	return out.String(), nil
+	return string(out), nil
 }
 
 // BenchmarkEvalReturn1 measures the smallest snippet through Session.Eval.

@@ -35,9 +35,15 @@ func FuzzCheck(f *testing.F) {
 			if err != nil {
 				t.Fatalf("%s: accepted args do not encode: %v", tool.Name, err)
 			}
-			p := newParams(tool)
-			if err := json.Unmarshal(b, p); err != nil {
+			viaJSON, direct := newParams(tool), newParams(tool)
+			if err := json.Unmarshal(b, viaJSON); err != nil {
 				t.Fatalf("%s: accepted args %s do not decode: %v", tool.Name, b, err)
+			}
+			if err := assign(reflect.ValueOf(direct).Elem(), filled); err != nil {
+				t.Fatalf("%s: accepted args %s do not assign: %v", tool.Name, b, err)
+			}
+			if !reflect.DeepEqual(viaJSON, direct) {
+				t.Fatalf("%s: assign disagrees with encoding/json:\n%#v\n%#v", tool.Name, viaJSON, direct)
 			}
 		}
 	})

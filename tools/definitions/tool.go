@@ -32,7 +32,9 @@ type Tool struct {
 	Schema     *jsonschema.Schema
 	resolved   *jsonschema.Resolved
 	paramsType reflect.Type
-	properties []string // sorted property names, for "did you mean"
+	properties []string        // sorted property names, for "did you mean"
+	defaults   map[string]any  // decoded schema defaults (scalars only), applied by Check
+	nested     map[string]bool // properties the schema library must validate (items, enums)
 }
 
 // define declares the tool name with params type P; the description is read from name.md.
@@ -52,20 +54,29 @@ func define[P any](name string, flags Flags) *Tool {
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: resolve schema: %v", name, err))
 	}
-	props := make([]string, 0, len(schema.Properties))
-	for p := range schema.Properties {
-		props = append(props, p)
-	}
-	slices.Sort(props)
-	return &Tool{
+	tool := &Tool{
 		Name:        name,
 		Description: strings.TrimSpace(string(desc)),
 		Flags:       flags,
 		Schema:      schema,
 		resolved:    resolved,
 		paramsType:  t,
-		properties:  props,
+		defaults:    map[string]any{},
+		nested:      map[string]bool{},
 	}
+	for p, prop := range schema.Properties {
+		tool.properties = append(tool.properties, p)
+		if prop.Default != nil {
+			var v any
+			if err := json.Unmarshal(prop.Default, &v); err != nil || jsonKind(v) == "array" || jsonKind(v) == "object" {
+				panic(fmt.Sprintf("tool %s: default of %s must be a JSON scalar", name, p))
+			}
+			tool.defaults[p] = v
+		}
+		tool.nested[p] = prop.Items != nil || prop.Properties != nil || len(prop.Enum) > 0
+	}
+	slices.Sort(tool.properties)
+	return tool
 }
 
 // applyTags copies the `default`, `minimum` and `enum` struct tags of t's fields into the
@@ -114,11 +125,7 @@ func Decode[P any](t *Tool, args map[string]any) (P, *ToolError) {
 	if terr != nil {
 		return p, terr
 	}
-	raw, err := json.Marshal(filled)
-	if err != nil {
-		return p, NewError(ValidationError, "arguments of %s cannot be encoded: %v", t.Name, err)
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
+	if err := assign(reflect.ValueOf(&p).Elem(), filled); err != nil {
 		return p, NewError(ValidationError, "arguments of %s: %v", t.Name, err).
 			Hint("Check the argument types against the tool's schema")
 	}
@@ -148,12 +155,22 @@ func (t *Tool) Check(args map[string]any) (map[string]any, *ToolError) {
 			}
 		}
 	}
-	if err := t.resolved.ApplyDefaults(&filled); err != nil {
-		return nil, NewError(InternalError, "%s: applying defaults: %v", t.Name, err)
+	deep := false
+	for k := range filled {
+		deep = deep || t.nested[k]
 	}
-	if err := t.resolved.Validate(filled); err != nil {
-		return nil, NewError(ValidationError, "%s: invalid arguments: %s", t.Name, trimSchemaError(err.Error())).
-			Hint("Check the argument values against the tool's schema (`jido tools`)")
+	for k, v := range t.defaults {
+		if _, ok := filled[k]; !ok {
+			filled[k] = v
+		}
+	}
+	// The checks above are complete for flat scalar arguments; the schema library validates
+	// the rest (list items, nested objects, enums) when such an argument is present.
+	if deep {
+		if err := t.resolved.Validate(filled); err != nil {
+			return nil, NewError(ValidationError, "%s: invalid arguments: %s", t.Name, trimSchemaError(err.Error())).
+				Hint("Check the argument values against the tool's schema (`jido tools`)")
+		}
 	}
 	return filled, nil
 }
