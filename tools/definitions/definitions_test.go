@@ -65,6 +65,8 @@ func TestDecodeRejectsBadArguments(t *testing.T) {
 		{"string for integer", ReadFile, map[string]any{"path": "a", "limit": "ten"}, "limit", "must be an integer, got a string", ""},
 		{"fraction for integer", ReadFile, map[string]any{"path": "a", "limit": 2.5}, "limit", "must be an integer, got a number", ""},
 		{"below minimum", ReadFile, map[string]any{"path": "a", "limit": 0.0}, "limit", "must be at least 1", ""},
+		{"below minimum as int64 (from Lua)", ReadFile, map[string]any{"path": "a", "limit": int64(-1)}, "limit", "must be at least 1", ""},
+		{"below minimum as int", Glob, map[string]any{"pattern": "*", "max_results": 0}, "max_results", "must be at least 1", ""},
 		{"number for string", ReadFile, map[string]any{"path": 7.0}, "path", "must be a string, got an integer", ""},
 		{"null for string", WriteFile, map[string]any{"path": "a", "content": nil}, "content", "must be a string, got a null", ""},
 		{"object for bool", EditFile, map[string]any{"path": "a", "old_string": "x", "new_string": "y", "replace_all": map[string]any{}}, "replace_all", "must be a boolean", ""},

@@ -192,7 +192,7 @@ func (t *Tool) checkType(k string, v any) *ToolError {
 	want := prop.Type
 	got := jsonKind(v)
 	if want == "" || got == want || (want == "number" && got == "integer") {
-		if n, isNum := v.(float64); isNum && prop.Minimum != nil && n < *prop.Minimum {
+		if n, isNum := number(v); isNum && prop.Minimum != nil && n < *prop.Minimum {
 			return NewError(ValidationError, "%s: argument `%s` must be at least %v, got %v", t.Name, k, *prop.Minimum, n).
 				With("field", k).Hint(fmt.Sprintf("Pass `%s` >= %v, or leave it out for the default", k, *prop.Minimum))
 		}
