@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/jido-run/jido/manager"
 )
@@ -64,30 +67,35 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.events, "events", "", "append NDJSON events to this file")
 }
 
-// open creates the manager described by the flags; close releases it and the event file.
-func (f *sessionFlags) open() (m *manager.Manager, closeAll func(), err error) {
+// withSession opens the project root and one session as the flags say, runs fn with them
+// (and a context cancelled by SIGINT or SIGTERM), closes everything, and returns fn's exit
+// code. A root or event file that cannot be opened is a usage error reported on stderr.
+func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context.Context, *manager.Session) int) int {
 	opts := manager.Options{Root: f.root}
-	var events *os.File
 	if f.events != "" {
-		events, err = os.OpenFile(f.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		events, err := os.OpenFile(f.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
-			return nil, nil, err
+			fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
+			return exitUsage
 		}
+		defer events.Close()
 		opts.Events = events
 	}
-	m, err = manager.New(opts)
+	m, err := manager.New(opts)
 	if err != nil {
-		if events != nil {
-			events.Close()
-		}
-		return nil, nil, err
+		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
+		return exitUsage
 	}
-	return m, func() {
-		m.Close()
-		if events != nil {
-			events.Close()
-		}
-	}, nil
+	defer m.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	s, err := m.Open(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
+		return exitToolError
+	}
+	defer s.Close()
+	return fn(ctx, s)
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.

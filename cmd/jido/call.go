@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os/signal"
-	"syscall"
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
@@ -57,26 +55,14 @@ func runCall(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"arguments are not a JSON object: %v", err).Hint(`Pass the arguments as one JSON object, e.g. '{"path":"README.md"}'`)})
 		return exitUsage
 	}
-	m, closeAll, err := o.open()
-	if err != nil {
-		fmt.Fprintf(stderr, "jido call: %v\n", err)
-		return exitUsage
-	}
-	defer closeAll()
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-	s, err := m.Open(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "jido call: %v\n", err)
-		return exitToolError
-	}
-	defer s.Close()
-	res := s.Call(ctx, manager.ToolCall{Name: o.tool, Args: args})
-	writeJSON(stdout, res)
-	if !res.OK {
-		return exitToolError
-	}
-	return exitOK
+	return o.withSession("call", stderr, func(ctx context.Context, s *manager.Session) int {
+		res := s.Call(ctx, manager.ToolCall{Name: o.tool, Args: args})
+		writeJSON(stdout, res)
+		if !res.OK {
+			return exitToolError
+		}
+		return exitOK
+	})
 }
 
 // writeJSON prints v as one line of JSON.

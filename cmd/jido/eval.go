@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
@@ -57,29 +56,17 @@ func runEval(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jido eval: %v\n", err)
 		return exitUsage
 	}
-	m, closeAll, err := o.open()
-	if err != nil {
-		fmt.Fprintf(stderr, "jido eval: %v\n", err)
-		return exitUsage
-	}
-	defer closeAll()
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-	s, err := m.Open(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "jido eval: %v\n", err)
-		return exitToolError
-	}
-	defer s.Close()
-	code := exitOK
-	for _, src := range o.snippets {
-		line := evalSnippet(ctx, s, src, o.timeout)
-		if !line.OK {
-			code = exitToolError
+	return o.withSession("eval", stderr, func(ctx context.Context, s *manager.Session) int {
+		code := exitOK
+		for _, src := range o.snippets {
+			line := evalSnippet(ctx, s, src, o.timeout)
+			if !line.OK {
+				code = exitToolError
+			}
+			writeJSON(stdout, line)
 		}
-		writeJSON(stdout, line)
-	}
-	return code
+		return code
+	})
 }
 
 // evaluator is the part of a session eval needs.
