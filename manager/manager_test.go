@@ -117,3 +117,14 @@ func TestCallTimeoutFromMeta(t *testing.T) {
 	require.False(t, res.OK)
 	assert.Equal(t, definitions.TimeoutError, res.Error.Type)
 }
+
+func TestToolCallEnvelopeIgnoresUnknownFields(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("x\n"), 0o644))
+	var call ToolCall
+	raw := `{"id":"7","name":"read_file","args":{"path":"a.txt"},"meta":{"cwd":".","timeout":5,"trace":true},"priority":"high"}`
+	require.NoError(t, json.Unmarshal([]byte(raw), &call))
+	res := newSession(t, root, nil).Call(t.Context(), call)
+	require.True(t, res.OK, "%+v", res.Error)
+	assert.Equal(t, "7", res.ID)
+}
