@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 
@@ -17,6 +18,8 @@ type errorKind struct {
 
 // errorKinds is checked in order; the first match wins.
 var errorKinds = []errorKind{
+	{context.DeadlineExceeded, definitions.TimeoutError, []string{"The call ran out of time before it changed anything; retry, or do less per call"}},
+	{context.Canceled, definitions.TimeoutError, []string{"The call was cancelled before it changed anything"}},
 	{security.ErrOutsideRoot, definitions.PermissionError, []string{"Use a path inside the project root, relative to it (e.g. src/main.go)"}},
 	{security.ErrInvalidPath, definitions.ValidationError, []string{"Use a plain relative path: no control or look-alike characters, backslashes or leading ~"}},
 	{security.ErrSecret, definitions.PermissionError, []string{"Secret files (.env, keys, credentials) are not readable or writable by tools; ask the user for what you need"}},

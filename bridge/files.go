@@ -69,7 +69,7 @@ type WriteFileResult struct {
 // WriteFile replaces (or appends to, or creates) a file atomically. Replacing an existing
 // file requires that the session read it and that it has not changed since. A new file, its
 // missing parents, a trailing slash and the secret and protected rules are security.Root's.
-func (f *Files) WriteFile(_ context.Context, p definitions.WriteFileParams) (*WriteFileResult, error) {
+func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*WriteFileResult, error) {
 	opts := security.WriteOptions{}
 	data := []byte(p.Content)
 	info, err := f.Root.Stat(p.Path)
@@ -98,6 +98,9 @@ func (f *Files) WriteFile(_ context.Context, p definitions.WriteFileParams) (*Wr
 		}
 		opts.Expect = &v
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	canon, ver, err := f.Root.WriteFile(p.Path, data, opts)
 	if err != nil {
 		return nil, err
@@ -114,10 +117,13 @@ type EditFileResult struct {
 }
 
 // EditFile replaces old_string with new_string in a file the session has read.
-func (f *Files) EditFile(_ context.Context, p definitions.EditFileParams) (*EditFileResult, error) {
+func (f *Files) EditFile(ctx context.Context, p definitions.EditFileParams) (*EditFileResult, error) {
 	op := definitions.EditOp{OldString: p.OldString, NewString: p.NewString, ReplaceAll: p.ReplaceAll}
 	if op.OldString == "" && op.NewString != "" {
 		if _, err := f.Root.Lstat(p.Path); errors.Is(err, fs.ErrNotExist) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			canon, ver, err := f.Root.WriteFile(p.Path, []byte(op.NewString), security.WriteOptions{MustNotExist: true})
 			if err != nil {
 				return nil, err
@@ -126,7 +132,7 @@ func (f *Files) EditFile(_ context.Context, p definitions.EditFileParams) (*Edit
 			return &EditFileResult{Path: canon, Replacements: 1, Strategy: "create"}, nil
 		}
 	}
-	path, counts, err := f.edit(p.Path, []definitions.EditOp{op})
+	path, counts, err := f.edit(ctx, p.Path, []definitions.EditOp{op})
 	if err != nil {
 		return nil, err
 	}
@@ -141,12 +147,12 @@ type MultiEditResult struct {
 }
 
 // MultiEdit applies edits in order to one file, all or nothing.
-func (f *Files) MultiEdit(_ context.Context, p definitions.MultiEditParams) (*MultiEditResult, error) {
+func (f *Files) MultiEdit(ctx context.Context, p definitions.MultiEditParams) (*MultiEditResult, error) {
 	if len(p.Edits) == 0 {
 		return nil, definitions.NewError(definitions.ValidationError, "multi_edit: edits is empty").
 			With("field", "edits").Hint("Pass at least one {old_string, new_string}")
 	}
-	path, counts, err := f.edit(p.Path, p.Edits)
+	path, counts, err := f.edit(ctx, p.Path, p.Edits)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +161,7 @@ func (f *Files) MultiEdit(_ context.Context, p definitions.MultiEditParams) (*Mu
 
 // edit applies ops in order to a file the session has read, and writes the result atomically
 // if the file is still the version the session read.
-func (f *Files) edit(name string, ops []definitions.EditOp) (string, []int, error) {
+func (f *Files) edit(ctx context.Context, name string, ops []definitions.EditOp) (string, []int, error) {
 	file, err := f.Root.ReadFile(name)
 	if err != nil {
 		return "", nil, err
@@ -179,6 +185,9 @@ func (f *Files) edit(name string, ops []definitions.EditOp) (string, []int, erro
 			return "", nil, terr.With("path", file.Path)
 		}
 		content, counts[i] = next, n
+	}
+	if err := ctx.Err(); err != nil {
+		return "", nil, err
 	}
 	canon, ver, err := f.Root.WriteFile(file.Path, []byte(content), security.WriteOptions{Expect: &file.Version})
 	if err != nil {
@@ -217,7 +226,10 @@ type DeleteFileResult struct {
 }
 
 // DeleteFile removes a file, a symlink, or with recursive a directory tree.
-func (f *Files) DeleteFile(_ context.Context, p definitions.DeleteFileParams) (*DeleteFileResult, error) {
+func (f *Files) DeleteFile(ctx context.Context, p definitions.DeleteFileParams) (*DeleteFileResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := f.Root.Remove(p.Path, p.Recursive); err != nil {
 		return nil, err
 	}
@@ -235,7 +247,10 @@ type MoveFileResult struct {
 }
 
 // MoveFile renames a file or directory inside the root, never following the last component.
-func (f *Files) MoveFile(_ context.Context, p definitions.MoveFileParams) (*MoveFileResult, error) {
+func (f *Files) MoveFile(ctx context.Context, p definitions.MoveFileParams) (*MoveFileResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := f.Root.Rename(p.Source, p.Destination, p.Overwrite); err != nil {
 		return nil, err
 	}
