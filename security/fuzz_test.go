@@ -5,8 +5,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // fuzzSeeds are names that exercise the lexical and symlink rules of newTree's layout.
@@ -17,6 +20,13 @@ var fuzzSeeds = []string{
 	"link_out", "link_outdir/canary.txt", "link_abs", "link_abs_out", "dangling_out",
 	"innocent.txt", "chain1", "loop1", "self/self/self/a.txt", "self/..", "sub/deep/escape/x",
 	"sub/link_back/", "...", "a.txt.", "sub//./b.txt", "devnull",
+}
+
+// fastSeeds are names the openat2 fast path decides, or declines near its edges.
+var fastSeeds = []string{
+	"a/b/c/d/e/f.txt", "a/b/../b/c/./d/e/f.txt", "sub/fifo", "sub/hardlink_out",
+	"sub/missing.txt", "sub/missing/../b.txt", "sub/deep/../../.env", "a/b/c/../../../..",
+	"sub/.env.local", "sub/b.txt/", "sub/deep/", "a/b/c/d/e/f.txt/x", "sub/deep/../..",
 }
 
 // checkInside asserts the invariant of every accepted name: its canonical path is a
@@ -65,12 +75,21 @@ func FuzzClean(f *testing.F) {
 	})
 }
 
+// FuzzResolve checks the invariants of accepted names and that the openat2 fast path
+// answers every name as the walk does (outcome: Resolve, Stat, OpenFile, ReadFile, ...).
 func FuzzResolve(f *testing.F) {
 	tr := newTree(f, Options{})
-	for _, s := range fuzzSeeds {
+	mkfifo(f, tr.host("sub/fifo"))
+	require.NoError(f, os.Link(filepath.Join(tr.outside, "canary.txt"), tr.host("sub/hardlink_out")))
+	writeFiles(f, tr.root, map[string]string{"a/b/c/d/e/f.txt": "deep"})
+	walk := walkOnly(f, tr.root, Options{})
+	for _, s := range append(fuzzSeeds, fastSeeds...) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
+		if got, want := outcome(tr.r, name), outcome(walk, name); got != want {
+			t.Fatalf("%q: the fast path answers\n%s\nthe walk answers\n%s", name, got, want)
+		}
 		canonical, err := tr.r.Resolve(name)
 		if err != nil {
 			return

@@ -1,9 +1,11 @@
 package security
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -179,4 +181,57 @@ func within(t testing.TB, d time.Duration, fn func()) {
 	case <-time.After(d):
 		t.Fatalf("operation did not return within %v", d)
 	}
+}
+
+// walkOnly opens dir as a Root with the openat2 fast path disabled (the switch that
+// forces the slow path), so that every name goes through the walk and os.Root; tests
+// compare its results with a default Root's on the same tree.
+func walkOnly(t testing.TB, dir string, opts Options) *Root {
+	t.Helper()
+	r, err := Open(dir, opts)
+	require.NoError(t, err)
+	r.fast.close()
+	r.fast = fastPath{}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// outcome describes everything the read side of r answers for name: Resolve, Stat,
+// the resolution of a write, OpenFile, ReadFile and ReadDir, with full error messages
+// (operation, root-relative path, cause). Two roots on the same tree must agree on it.
+func outcome(r *Root, name string) string {
+	var b strings.Builder
+	canonical, err := r.Resolve(name)
+	fmt.Fprintf(&b, "resolve: %q %v\n", canonical, err)
+	info, err := r.Stat(name)
+	fmt.Fprintf(&b, "stat: %s %v\n", describeInfo(info), err)
+	t, err := r.resolve("write", name, followLast|createParents)
+	fmt.Fprintf(&b, "resolve for write: %q %s %v %v\n", t.name, describeInfo(t.info), t.dir, err)
+	f, canonical, v, err := r.OpenFile(name)
+	if err == nil {
+		fmt.Fprintf(&b, "open: %q %q %+v\n", f.Name(), canonical, v)
+		f.Close()
+	} else {
+		fmt.Fprintf(&b, "open: %v\n", err)
+	}
+	if file, err := r.ReadFile(name); err == nil {
+		fmt.Fprintf(&b, "read: %q %q %+v\n", file.Path, file.Data, file.Version)
+	} else {
+		fmt.Fprintf(&b, "read: %v\n", err)
+	}
+	entries, err := r.ReadDir(name)
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name() + " " + e.Type().String()
+	}
+	fmt.Fprintf(&b, "readdir: %q %v\n", names, err)
+	return b.String()
+}
+
+// describeInfo formats what a FileInfo says, Sys's identity included.
+func describeInfo(info fs.FileInfo) string {
+	if info == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("%s %v %d %v %+v", info.Name(), info.Mode(), info.Size(), info.ModTime(), sysStat(info))
 }

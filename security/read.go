@@ -57,14 +57,18 @@ func (r *Root) openRead(name string) (*os.File, string, fs.FileInfo, error) {
 	return f, t.name, info, nil
 }
 
-// openVerified opens the resolved target through os.Root without blocking (flag adds to
-// readFlags) and checks with fstat that the opened file is the inode the walk saw, on the
-// root's device, and, unless a directory, has a single link. Since the walk's lstat
-// fixed the type, a FIFO or device swapped in later fails the inode comparison.
+// openVerified opens the resolved target without blocking (flag adds to readFlags), with
+// openat2 if it can (fastOpen) or else through os.Root, and checks with fstat that the
+// opened file is the inode the resolution saw, on the root's device, and, unless a
+// directory, has a single link. Since the resolution's lstat fixed the type, a FIFO or
+// device swapped in later fails the inode comparison.
 func (r *Root) openVerified(t target, flag int) (*os.File, fs.FileInfo, error) {
-	f, err := r.root.OpenFile(t.name, readFlags|flag, 0)
-	if err != nil {
-		return nil, nil, err
+	f, ok := r.fastOpen(t.name, readFlags|flag)
+	if !ok {
+		var err error
+		if f, err = r.root.OpenFile(t.name, readFlags|flag, 0); err != nil {
+			return nil, nil, err
+		}
 	}
 	info, err := f.Stat()
 	if err == nil {

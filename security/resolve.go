@@ -55,8 +55,14 @@ func (r *Root) resolve(op, name string, mode resolveMode) (target, error) {
 	return t, nil
 }
 
-// resolveClean is resolve after the lexical check; its errors are bare causes.
+// resolveClean is resolve after the lexical check; its errors are bare causes. Names
+// that openat2 resolves without symlinks or mount points skip the walk (fastResolve).
 func (r *Root) resolveClean(c cleanName, mode resolveMode) (target, error) {
+	if mode&followLast != 0 {
+		if t, ok := r.fastResolve(c.parts); ok {
+			return t, nil
+		}
+	}
 	n := len(c.parts)
 	if mode&followLast != 0 || n == 0 || c.parts[n-1] == ".." {
 		t, err := r.walk(c.parts, mode)
