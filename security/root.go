@@ -24,6 +24,9 @@ const defaultMaxFileSize = 10 << 20
 type Options struct {
 	Policy      *Policy // nil: DefaultPolicy()
 	MaxFileSize int64   // 0: 10 MiB
+	// NoSync skips the two fsyncs of every write, for scratch trees and tests: writes stay
+	// atomic (a reader sees old or new), but a crash of the machine may lose the new content.
+	NoSync bool
 }
 
 // Root is a project root; safe for concurrent use.
@@ -35,6 +38,7 @@ type Root struct {
 	dev     uint64     // st_dev of the root directory
 	policy  policy
 	maxSize int64
+	noSync  bool
 	fast    fastPath // Linux openat2 fast path of resolve and open; zero: the walk only
 }
 
@@ -74,6 +78,7 @@ func Open(dir string, opts Options) (*Root, error) {
 		dev:     sysStat(info).dev,
 		policy:  compiled,
 		maxSize: opts.MaxFileSize,
+		noSync:  opts.NoSync,
 	}
 	if r.maxSize <= 0 {
 		r.maxSize = defaultMaxFileSize

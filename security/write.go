@@ -99,7 +99,7 @@ func (r *Root) replace(canonical string, data []byte, perm fs.FileMode, opts Wri
 			r.root.Remove(tmp)
 		}
 	}()
-	info, err := writeSync(f, data, perm)
+	info, err := writeSync(f, data, perm, !r.noSync)
 	if err != nil {
 		return Version{}, err
 	}
@@ -121,17 +121,20 @@ func (r *Root) replace(canonical string, data []byte, perm fs.FileMode, opts Wri
 		return Version{}, err
 	}
 	moved = true
+	if r.noSync {
+		return versionOf(info), nil
+	}
 	return versionOf(info), r.syncDir(path.Clean("./" + dir))
 }
 
-// writeSync sets the exact mode (independent of the umask), writes data, fsyncs and
-// closes f, and returns its final fstat.
-func writeSync(f *os.File, data []byte, perm fs.FileMode) (fs.FileInfo, error) {
+// writeSync sets the exact mode (independent of the umask), writes data, fsyncs (if sync)
+// and closes f, and returns its final fstat.
+func writeSync(f *os.File, data []byte, perm fs.FileMode, sync bool) (fs.FileInfo, error) {
 	err := f.Chmod(perm)
 	if err == nil {
 		_, err = f.Write(data)
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	var info fs.FileInfo

@@ -220,3 +220,20 @@ func TestMkdirAll(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteFileNoSyncStillReplacesAtomically(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Open(dir, Options{NoSync: true})
+	require.NoError(t, err)
+	defer r.Close()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "f.txt"), []byte("old"), 0o600))
+	_, v, err := r.WriteFile("f.txt", []byte("new"), WriteOptions{})
+	require.NoError(t, err)
+	got, err := os.ReadFile(filepath.Join(dir, "f.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "new", string(got))
+	assert.Equal(t, fs.FileMode(0o600), v.Mode.Perm(), "mode kept")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temp file left")
+}
