@@ -10,6 +10,7 @@ import (
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/definitions"
+	"github.com/jido-run/jido/validate"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -22,6 +23,7 @@ func (f *Files) Library() runtime.Library {
 		"read_file":   toolFunc(definitions.ReadFile, f.Limits, f.ReadFile),
 		"write_file":  toolFunc(definitions.WriteFile, f.Limits, f.WriteFile),
 		"edit_file":   toolFunc(definitions.EditFile, f.Limits, f.EditFile),
+		"edit_region": toolFunc(definitions.EditRegion, f.Limits, f.EditRegion),
 		"multi_edit":  toolFunc(definitions.MultiEdit, f.Limits, f.MultiEdit),
 		"delete_file": toolFunc(definitions.DeleteFile, f.Limits, f.DeleteFile),
 		"move_file":   toolFunc(definitions.MoveFile, f.Limits, f.MoveFile),
@@ -98,6 +100,11 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 		}
 		opts.Expect = &v
 	}
+	if !p.Force && validate.Kind(p.Path) != "" {
+		if err := f.guardWrite(p.Path, exists, data); err != nil {
+			return nil, err
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -109,92 +116,17 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 	return &WriteFileResult{Path: canon, BytesWritten: len(p.Content), Created: !exists, Appended: exists && p.Append}, nil
 }
 
-// EditFileResult is the result of edit_file.
-type EditFileResult struct {
-	Path         string `json:"path"`
-	Replacements int    `json:"replacements"`
-	Strategy     string `json:"strategy"`
-}
-
-// EditFile replaces old_string with new_string in a file the session has read.
-func (f *Files) EditFile(ctx context.Context, p definitions.EditFileParams) (*EditFileResult, error) {
-	op := definitions.EditOp{OldString: p.OldString, NewString: p.NewString, ReplaceAll: p.ReplaceAll}
-	if op.OldString == "" && op.NewString != "" {
-		if _, err := f.Root.Lstat(p.Path); errors.Is(err, fs.ErrNotExist) {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			canon, ver, err := f.Root.WriteFile(p.Path, []byte(op.NewString), security.WriteOptions{MustNotExist: true})
-			if err != nil {
-				return nil, err
-			}
-			f.Reads.Record(canon, ver)
-			return &EditFileResult{Path: canon, Replacements: 1, Strategy: "create"}, nil
+// guardWrite applies parseGuard to a write of data over the named file.
+func (f *Files) guardWrite(name string, exists bool, data []byte) error {
+	var before []byte
+	if exists {
+		cur, err := f.Root.ReadFile(name)
+		if err != nil {
+			return err
 		}
+		before = cur.Data
 	}
-	path, counts, err := f.edit(ctx, p.Path, []definitions.EditOp{op})
-	if err != nil {
-		return nil, err
-	}
-	return &EditFileResult{Path: path, Replacements: counts[0], Strategy: "exact"}, nil
-}
-
-// MultiEditResult is the result of multi_edit.
-type MultiEditResult struct {
-	Path         string `json:"path"`
-	EditsApplied int    `json:"edits_applied"`
-	Replacements []int  `json:"replacements"`
-}
-
-// MultiEdit applies edits in order to one file, all or nothing.
-func (f *Files) MultiEdit(ctx context.Context, p definitions.MultiEditParams) (*MultiEditResult, error) {
-	if len(p.Edits) == 0 {
-		return nil, definitions.NewError(definitions.ValidationError, "multi_edit: edits is empty").
-			With("field", "edits").Hint("Pass at least one {old_string, new_string}")
-	}
-	path, counts, err := f.edit(ctx, p.Path, p.Edits)
-	if err != nil {
-		return nil, err
-	}
-	return &MultiEditResult{Path: path, EditsApplied: len(counts), Replacements: counts}, nil
-}
-
-// edit applies ops in order to a file the session has read, and writes the result atomically
-// if the file is still the version the session read.
-func (f *Files) edit(ctx context.Context, name string, ops []definitions.EditOp) (string, []int, error) {
-	file, err := f.Root.ReadFile(name)
-	if err != nil {
-		return "", nil, err
-	}
-	seen, err := f.seen(file.Path, "edit")
-	if err != nil {
-		return "", nil, err
-	}
-	if !seen.Equal(file.Version) {
-		return "", nil, &fs.PathError{Op: "edit", Path: file.Path, Err: security.ErrChanged}
-	}
-	content := string(file.Data)
-	counts := make([]int, len(ops))
-	for i, op := range ops {
-		next, n, terr := applyEdit(content, op)
-		if terr != nil {
-			if len(ops) > 1 {
-				terr.Message = fmt.Sprintf("edit %d: %s; no edit was applied", i, terr.Message)
-				terr.With("edit_index", i)
-			}
-			return "", nil, terr.With("path", file.Path)
-		}
-		content, counts[i] = next, n
-	}
-	if err := ctx.Err(); err != nil {
-		return "", nil, err
-	}
-	canon, ver, err := f.Root.WriteFile(file.Path, []byte(content), security.WriteOptions{Expect: &file.Version})
-	if err != nil {
-		return "", nil, err
-	}
-	f.Reads.Record(canon, ver)
-	return canon, counts, nil
+	return parseGuard(name, exists, string(before), string(data))
 }
 
 // seen returns the version of the named file the session last read, or an error: the file's

@@ -50,7 +50,7 @@ func TestNoChangeAfterTheCallerGaveUp(t *testing.T) {
 			return err
 		},
 		"multiedit": func() error {
-			_, err := f.MultiEdit(ctx, definitions.MultiEditParams{Path: "a.txt", Edits: []definitions.EditOp{{OldString: "old", NewString: "x"}}})
+			_, err := f.MultiEdit(ctx, definitions.MultiEditParams{Path: "a.txt", Edits: []definitions.EditOp{{OldString: new("old"), NewString: new("x")}}})
 			return err
 		},
 		"delete": func() error { _, err := f.DeleteFile(ctx, definitions.DeleteFileParams{Path: "a.txt"}); return err },

@@ -127,3 +127,59 @@ func BenchmarkEvalReturn1(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEdit1MiB compares an exact edit_file of a 1 MiB file through Session.Call (read,
+// match, atomic write without fsync) with os.ReadFile, strings.Replace and os.WriteFile.
+func BenchmarkEdit1MiB(b *testing.B) {
+	root := b.TempDir()
+	path := filepath.Join(root, "big.txt")
+	body := strings.Repeat("the quick brown fox jumps over the lazy dog\n", (1<<20)/44)
+	content := body[:len(body)/2] + "MARKER-A\n" + body[len(body)/2:]
+	b.Run("jido", func(b *testing.B) {
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		m, err := New(Options{Root: root, NoSync: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer m.Close()
+		s, err := m.Open(b.Context())
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		if res := s.Call(b.Context(), ToolCall{Name: "read_file", Args: map[string]any{"path": "big.txt", "limit": 1}}); !res.OK {
+			b.Fatal(res.Error)
+		}
+		swap := [2]map[string]any{
+			{"path": "big.txt", "old_string": "MARKER-A", "new_string": "MARKER-B"},
+			{"path": "big.txt", "old_string": "MARKER-B", "new_string": "MARKER-A"},
+		}
+		i := 0
+		for b.Loop() {
+			if res := s.Call(b.Context(), ToolCall{Name: "edit_file", Args: swap[i%2]}); !res.OK {
+				b.Fatal(res.Error)
+			}
+			i++
+		}
+	})
+	b.Run("direct", func(b *testing.B) {
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		swap := [2][2]string{{"MARKER-A", "MARKER-B"}, {"MARKER-B", "MARKER-A"}}
+		i := 0
+		for b.Loop() {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			next := strings.Replace(string(data), swap[i%2][0], swap[i%2][1], 1)
+			if err := os.WriteFile(path, []byte(next), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}

@@ -24,6 +24,7 @@ type Options struct {
 	Limits      runtime.Limits   // per-call Lua limits (zero fields: defaults)
 	Policy      *security.Policy // secret and protected paths (nil: defaults)
 	MaxFileSize int64            // read/write cap in bytes (0: 10 MiB)
+	NoSync      bool             // skip fsync on writes (scratch trees, tests); writes stay atomic
 	Events      io.Writer        // NDJSON event log (nil: none)
 }
 
@@ -36,7 +37,7 @@ type Manager struct {
 
 // New opens the project root and sweeps, in the background, temp files left by interrupted writes.
 func New(opts Options) (*Manager, error) {
-	root, err := security.Open(opts.Root, security.Options{Policy: opts.Policy, MaxFileSize: opts.MaxFileSize})
+	root, err := security.Open(opts.Root, security.Options{Policy: opts.Policy, MaxFileSize: opts.MaxFileSize, NoSync: opts.NoSync})
 	if err != nil {
 		return nil, err
 	}

@@ -21,9 +21,11 @@ var allowedImports = map[string][]string{
 	"tools/definitions": {},
 	"scripts":           {},
 	"runtime":           {},
-	"bridge":            {"security", "runtime", "tools/definitions"},
-	"manager":           {"bridge", "security", "runtime", "tools/definitions", "scripts"},
-	"cmd/jido":          {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts"},
+	"edit":              {},
+	"validate":          {},
+	"bridge":            {"security", "runtime", "tools/definitions", "edit", "validate"},
+	"manager":           {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate"},
+	"cmd/jido":          {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate"},
 }
 
 func TestImportDirection(t *testing.T) {
@@ -46,7 +48,7 @@ func TestImportDirection(t *testing.T) {
 var forbiddenInTools = regexp.MustCompile(`\bos\.(Open|OpenFile|ReadFile|WriteFile|Create|Remove|RemoveAll|Rename|Mkdir|MkdirAll|Stat|Lstat|ReadDir|DirFS|Symlink|Link)\(|filepath\.Join\(`)
 
 func TestToolCodeUsesOnlySecurityRoot(t *testing.T) {
-	for _, dir := range []string{"bridge", "manager", "scripts", "tools/definitions"} {
+	for _, dir := range []string{"bridge", "manager", "scripts", "tools/definitions", "edit", "validate"} {
 		files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
 		require.NoError(t, err)
 		require.NotEmpty(t, files, dir)

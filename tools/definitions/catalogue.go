@@ -9,7 +9,7 @@ import (
 
 // catalogue is every built-in tool, sorted by name.
 var catalogue = sortedTools(
-	ReadFile, WriteFile, EditFile, MultiEdit, ListDir, Glob, DeleteFile, MoveFile,
+	ReadFile, WriteFile, EditFile, EditRegion, MultiEdit, ListDir, Glob, DeleteFile, MoveFile,
 )
 
 // byName indexes the catalogue.

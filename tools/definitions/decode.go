@@ -72,6 +72,12 @@ func assign(dst reflect.Value, v any) error {
 			return fmt.Errorf("want an object, got %T", v)
 		}
 		return assignStruct(dst, m)
+	case reflect.Pointer:
+		p := reflect.New(dst.Type().Elem())
+		if err := assign(p.Elem(), v); err != nil {
+			return err
+		}
+		dst.Set(p)
 	case reflect.Interface:
 		dst.Set(reflect.ValueOf(v))
 	default:

@@ -90,17 +90,32 @@ func TestDecodeRejectsBadArguments(t *testing.T) {
 }
 
 func TestDecodeChecksNestedItems(t *testing.T) {
-	_, terr := Decode[MultiEditParams](MultiEdit, map[string]any{"path": "a", "edits": []any{map[string]any{"old_string": "a"}}})
+	_, terr := Decode[MultiEditParams](MultiEdit, map[string]any{"path": "a", "edits": []any{map[string]any{"old_string": 1.0}}})
 	require.NotNil(t, terr)
-	assert.Contains(t, terr.Message, "new_string")
+	assert.Contains(t, terr.Message, "old_string")
 
 	_, terr = Decode[MultiEditParams](MultiEdit, map[string]any{"path": "a", "edits": []any{map[string]any{"old_string": "a", "new_string": "b", "olds": 1.0}}})
 	require.NotNil(t, terr)
 	assert.Contains(t, terr.Message, "olds")
 
-	p, terr := Decode[MultiEditParams](MultiEdit, map[string]any{"path": "a", "edits": []any{map[string]any{"old_string": "a", "new_string": "b"}}})
+	p, terr := Decode[MultiEditParams](MultiEdit, map[string]any{"path": "a", "edits": []any{map[string]any{"old_string": "a", "new_string": ""}}})
 	require.Nil(t, terr)
-	assert.Equal(t, []EditOp{{OldString: "a", NewString: "b"}}, p.Edits)
+	assert.Equal(t, []EditOp{{OldString: new("a"), NewString: new("")}}, p.Edits, "an empty new_string is present, not missing")
+	assert.True(t, p.StopOnError, "all or nothing by default")
+}
+
+func TestOptionalArgumentsAreNotNullable(t *testing.T) {
+	for _, tool := range All() {
+		for name, prop := range tool.Schema.Properties {
+			assert.NotContains(t, prop.Types, "null", "%s.%s", tool.Name, name)
+			if prop.Items != nil {
+				for inner, p := range prop.Items.Properties {
+					assert.NotContains(t, p.Types, "null", "%s.%s.%s", tool.Name, name, inner)
+					assert.NotEmpty(t, p.Type, "%s.%s.%s", tool.Name, name, inner)
+				}
+			}
+		}
+	}
 }
 
 func TestUnknownToolSuggestsNearest(t *testing.T) {

@@ -103,9 +103,9 @@ func applyTags(s *jsonschema.Schema, t reflect.Type) {
 				prop.Enum = append(prop.Enum, v)
 			}
 		}
-		if f.Type.Kind() == reflect.Slice && slices.Contains(prop.Types, "array") {
-			// A list argument is a list: "null" is not a useful value for a model to send.
-			prop.Type, prop.Types = "array", nil
+		if k := f.Type.Kind(); (k == reflect.Slice || k == reflect.Pointer) && len(prop.Types) == 2 && slices.Contains(prop.Types, "null") {
+			// An optional argument is left out, not sent as null: models handle one type best.
+			prop.Type, prop.Types = prop.Types[slices.Index(prop.Types, "null")^1], nil
 		}
 		elem := f.Type
 		for elem.Kind() == reflect.Slice || elem.Kind() == reflect.Pointer {

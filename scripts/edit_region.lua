@@ -1,0 +1,3 @@
+-- edit_region: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.edit_region(args)
