@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/jido-run/jido/luanest"
 	"github.com/yuin/gopher-lua/parse"
 )
 
@@ -38,7 +38,7 @@ func checkLua(src []byte) *Problem {
 		skip = lineEnd(src, 0)
 		body = src[skip:]
 	}
-	if off := luaTooDeep(body, maxLuaDepth); off >= 0 {
+	if off := luanest.TooDeep(string(body), maxLuaDepth); off >= 0 {
 		p := problemAt(src, skip+off, "not checked: nested more than %d levels deep", maxLuaDepth)
 		p.Unchecked = true
 		return p
@@ -77,101 +77,4 @@ func luaTokenColumn(src []byte, line, column int, token string) int {
 		return column
 	}
 	return column - len(token) + 1
-}
-
-// luaTooDeep returns the offset of the first bracket or block opener nested
-// more than limit levels deep, or -1. It is a lexer of its own, just
-// good enough to skip strings and comments and to see the keywords that open
-// and close blocks; the parser judges everything else.
-func luaTooDeep(src []byte, limit int) int {
-	depth := 0
-	for i := 0; i < len(src); i++ {
-		start, opens := i, false
-		switch c := src[i]; {
-		case c == '-' && i+1 < len(src) && src[i+1] == '-':
-			i = luaCommentEnd(src, i+2)
-		case c == '[' && luaLongBracket(src, i) >= 0:
-			i = luaLongEnd(src, i)
-		case c == '"' || c == '\'':
-			i = luaQuotedEnd(src, i)
-		case c == '(' || c == '[' || c == '{':
-			opens = true
-		case c == ')' || c == ']' || c == '}':
-			depth = max(depth-1, 0)
-		case isWordByte(c):
-			for i+1 < len(src) && isWordByte(src[i+1]) {
-				i++
-			}
-			switch string(src[start : i+1]) {
-			case "do", "function", "if", "repeat":
-				opens = true
-			case "end", "until":
-				depth = max(depth-1, 0)
-			}
-		}
-		if opens {
-			if depth == limit {
-				return start
-			}
-			depth++
-		}
-	}
-	return -1
-}
-
-// isWordByte reports whether c may be part of a name, keyword or number.
-func isWordByte(c byte) bool {
-	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
-
-// luaLongBracket returns the level of the long bracket [==[ opening at i (the
-// number of '='), or -1 when there is none.
-func luaLongBracket(src []byte, i int) int {
-	j := i + 1
-	for j < len(src) && src[j] == '=' {
-		j++
-	}
-	if j < len(src) && src[j] == '[' {
-		return j - i - 1
-	}
-	return -1
-}
-
-// luaLongEnd returns the offset of the last byte of the long string or
-// comment whose opening bracket is at i, or len(src) when it is not closed.
-func luaLongEnd(src []byte, i int) int {
-	level := luaLongBracket(src, i)
-	closer := []byte("]" + strings.Repeat("=", level) + "]")
-	start := i + level + 2
-	end := bytes.Index(src[start:], closer)
-	if end < 0 {
-		return len(src)
-	}
-	return start + end + len(closer) - 1
-}
-
-// luaCommentEnd returns the offset of the last byte of the comment whose text
-// starts at i, just after "--".
-func luaCommentEnd(src []byte, i int) int {
-	if i < len(src) && src[i] == '[' && luaLongBracket(src, i) >= 0 {
-		return luaLongEnd(src, i)
-	}
-	if end := bytes.IndexByte(src[i:], '\n'); end >= 0 {
-		return i + end
-	}
-	return len(src)
-}
-
-// luaQuotedEnd returns the offset of the quote that closes the string opened
-// at i, or of the line end or content end that cuts it short.
-func luaQuotedEnd(src []byte, i int) int {
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case src[i], '\n':
-			return j
-		}
-	}
-	return len(src)
 }

@@ -1,10 +1,6 @@
 package validate
 
-import (
-	"testing"
-
-	"github.com/stretchr/testify/assert"
-)
+import "testing"
 
 var luaCases = []checkCase{
 	{name: "long strings and comments", path: "a.lua", src: `--[[ block comment with ( and end ]]
@@ -36,24 +32,3 @@ return t:f"x" .. #s .. u -- trailing comment (
 }
 
 func TestCheckLua(t *testing.T) { runCases(t, luaCases) }
-
-func TestLuaTooDeep(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		src  string
-		want int
-	}{
-		{"brackets in strings and comments", "s = '((((' .. \"[[[[\" -- ((((\n--[[ (((( ]]", -1},
-		{"long string", "s = [=[ ((((( ]=]", -1},
-		{"keywords inside names", "undo = done + ending + iffy", -1},
-		{"blocks and brackets", "do do ( [ { x } ] ) end end", 8},
-		{"function parameters count", "while x do f(function() end) end", 21},
-		{"if elseif counts once", "if a then elseif b then if c then do do end end end end", 37},
-		{"repeat until", "repeat repeat repeat until a until b until c; (((x)))", -1},
-		{"stray closers do not lower the floor", ")))) end end ((((", 16},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, luaTooDeep([]byte(tc.src), 3))
-		})
-	}
-}

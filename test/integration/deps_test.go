@@ -20,12 +20,13 @@ var allowedImports = map[string][]string{
 	"security":          {},
 	"tools/definitions": {},
 	"scripts":           {},
-	"runtime":           {},
+	"luanest":           {},
+	"runtime":           {"luanest"},
 	"edit":              {},
-	"validate":          {},
-	"bridge":            {"security", "runtime", "tools/definitions", "edit", "validate"},
-	"manager":           {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate"},
-	"cmd/jido":          {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate"},
+	"validate":          {"luanest"},
+	"bridge":            {"security", "runtime", "tools/definitions", "edit", "validate", "luanest"},
+	"manager":           {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest"},
+	"cmd/jido":          {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest"},
 }
 
 func TestImportDirection(t *testing.T) {
