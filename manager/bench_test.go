@@ -60,16 +60,7 @@ func BenchmarkReadFile4K(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("jido", func(b *testing.B) {
-		m, err := New(Options{Root: root})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer m.Close()
-		s, err := m.Open(b.Context())
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
+		s := benchSession(b, Options{Root: root})
 		call := ToolCall{Name: "read_file", Args: map[string]any{"path": "f.txt"}}
 		b.ReportAllocs()
 		for b.Loop() {
@@ -110,16 +101,7 @@ func readNumbered(path string) (string, error) {
 
 // BenchmarkEvalReturn1 measures the smallest snippet through Session.Eval.
 func BenchmarkEvalReturn1(b *testing.B) {
-	m, err := New(Options{Root: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer m.Close()
-	s, err := m.Open(b.Context())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := benchSession(b, Options{Root: b.TempDir()})
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, terr := s.Eval(b.Context(), "return 1"); terr != nil {
@@ -139,16 +121,7 @@ func BenchmarkEdit1MiB(b *testing.B) {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		m, err := New(Options{Root: root, NoSync: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer m.Close()
-		s, err := m.Open(b.Context())
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
+		s := benchSession(b, Options{Root: root, NoSync: true})
 		if res := s.Call(b.Context(), ToolCall{Name: "read_file", Args: map[string]any{"path": "big.txt", "limit": 1}}); !res.OK {
 			b.Fatal(res.Error)
 		}
@@ -182,4 +155,20 @@ func BenchmarkEdit1MiB(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// benchSession opens a manager with opts and one session, both closed when b ends.
+func benchSession(b *testing.B, opts Options) *Session {
+	b.Helper()
+	m, err := New(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { m.Close() })
+	s, err := m.Open(b.Context())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
 }
