@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -89,4 +90,19 @@ func TestParseGuard(t *testing.T) {
 			assert.Contains(t, te.Recovery[1], "force")
 		})
 	}
+}
+
+func TestMultiEditStopsAtTheDeadline(t *testing.T) {
+	f, dir := newFiles(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	edits := make([]definitions.EditOp, 10_000)
+	for i := range edits {
+		edits[i] = definitions.EditOp{OldString: new("old"), NewString: new("new")}
+	}
+	_, err := f.MultiEdit(ctx, definitions.MultiEditParams{Path: "a.txt", Edits: edits, StopOnError: false})
+	require.Error(t, err)
+	assert.Equal(t, definitions.TimeoutError, toolError(err).Type)
+	data, _ := os.ReadFile(filepath.Join(dir, "a.txt"))
+	assert.Equal(t, "old\n", string(data))
 }

@@ -94,6 +94,9 @@ func (f *Files) MultiEdit(ctx context.Context, p definitions.MultiEditParams) (*
 	cs := newChangeSet(f, p.Force)
 	res := &MultiEditResult{DryRun: p.DryRun, Files: []FileDiff{}, Details: make([]EditOutcome, 0, len(p.Edits))}
 	for i, op := range p.Edits {
+		if err := ctx.Err(); err != nil {
+			return nil, err // a long list of edits must not outlive the call's deadline
+		}
 		out, err := applyOp(cs, p.Path, op)
 		out.Index = i
 		if err != nil {
