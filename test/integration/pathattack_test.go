@@ -484,6 +484,23 @@ type attackSummary struct {
 	perFamily                              map[string]int
 }
 
+// record checks one case's outcome against the fixture and counts it; it returns the
+// fixture's state after the case.
+func (s *attackSummary) record(t *testing.T, fx *fixture, c attackCase, before snapshots, got outcome) snapshots {
+	s.run++
+	s.perFamily[c.family]++
+	if got.ok {
+		s.allowed++
+	} else {
+		s.denied++
+	}
+	after, escaped := fx.verify(t, c, before, got)
+	if escaped {
+		s.escapes++
+	}
+	return after
+}
+
 func (s *attackSummary) String() string {
 	families := make([]string, 0, len(s.perFamily))
 	for f, n := range s.perFamily {
@@ -648,18 +665,8 @@ func TestPathAttacks(t *testing.T) {
 			assert.Equal(t, c.tool, res.Name)
 			assert.Equal(t, res.OK, res.Error == nil, "ok and error disagree: %s", out)
 
-			sum.run++
-			sum.perFamily[c.family]++
-			if got.ok {
-				sum.allowed++
-			} else {
-				sum.denied++
-			}
-			snap, escaped := fx.verify(t, c, before, got)
+			snap := sum.record(t, fx, c, before, got)
 			after = &snap
-			if escaped {
-				sum.escapes++
-			}
 		})
 	}
 	t.Logf("path attacks (Go API): %s; fixture built %d times", sum, pool.builds)
@@ -705,18 +712,8 @@ func TestPathAttacksBinary(t *testing.T) {
 			assert.Equal(t, wantCode, r.code, "exit code; stderr %q", r.stderr)
 			assert.Equal(t, c.tool, res["name"])
 
-			sum.run++
-			sum.perFamily[c.family]++
-			if got.ok {
-				sum.allowed++
-			} else {
-				sum.denied++
-			}
-			snap, escaped := fx.verify(t, c, before, got)
+			snap := sum.record(t, fx, c, before, got)
 			after = &snap
-			if escaped {
-				sum.escapes++
-			}
 		})
 	}
 	t.Logf("path attacks (jido call): %s; fixture built %d times", sum, pool.builds)
