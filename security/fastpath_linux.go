@@ -64,9 +64,6 @@ func (fp fastPath) close() {
 	}
 }
 
-// errFastPathOff is returned by openat2 when the fast path is disabled.
-var errFastPathOff = errors.New("openat2 fast path disabled")
-
 // openat2 opens the root-relative name with flags (plus O_CLOEXEC) under resolveFlags.
 func (fp fastPath) openat2(name string, flags uint64) (int, error) {
 	if fp.conn == nil {

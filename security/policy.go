@@ -47,18 +47,18 @@ func DefaultPolicy() Policy {
 // policy is a Policy with its patterns validated and lowercased.
 type policy struct {
 	spec                          Policy
-	secret, exceptions, protected []string
+	secret, exceptions, protected []pathPattern
 }
 
 // compilePolicy validates and lowercases the patterns of p.
 func compilePolicy(p Policy) (policy, error) {
-	lower := func(patterns []string) ([]string, error) {
-		out := make([]string, len(patterns))
+	lower := func(patterns []string) ([]pathPattern, error) {
+		out := make([]pathPattern, len(patterns))
 		for i, pat := range patterns {
 			if !doublestar.ValidatePattern(pat) {
 				return nil, fmt.Errorf("invalid policy pattern %q", pat)
 			}
-			out[i] = strings.ToLower(pat)
+			out[i] = compilePattern(strings.ToLower(pat))
 		}
 		return out, nil
 	}
@@ -112,12 +112,14 @@ func (r *Root) IsProtected(canonical string) bool {
 	}
 }
 
-// matchAny reports whether name matches one of the (validated) patterns.
-func matchAny(patterns []string, name string) bool {
-	return slices.ContainsFunc(patterns, func(p string) bool {
-		ok, _ := doublestar.Match(p, name)
-		return ok
-	})
+// matchAny reports whether name matches one of the patterns.
+func matchAny(patterns []pathPattern, name string) bool {
+	for i := range patterns {
+		if patterns[i].match(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkPolicy refuses a secret canonical path, and a protected one when the operation
