@@ -1,0 +1,314 @@
+// Package walk lists a project tree in parallel, the way git sees it: directories that
+// .gitignore, .git/info/exclude, core.excludesFile or .jidoignore exclude are never
+// entered, hidden entries and .git are left out unless asked for, and symlinks are
+// followed only to targets inside the root (never into a directory that contains them).
+//
+// Every directory and file is opened through security.Root's tree primitives, so a walk
+// stays inside the root even while the tree changes under it. Directories are read by
+// up to GOMAXPROCS goroutines (the semaphore pattern of golang.org/x/tools'
+// gopathwalk: a subdirectory gets a new goroutine when a token is free, else it is walked
+// inline), so the visit function is called concurrently.
+package walk
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jido-run/jido/ignore"
+	"github.com/jido-run/jido/security"
+)
+
+// Names of the ignore files read in every directory.
+const (
+	GitIgnore  = ".gitignore"
+	JidoIgnore = ".jidoignore"
+)
+
+// Stop, returned by a visit function, ends the walk early without an error.
+var Stop = errors.New("stop the walk")
+
+// Options select what a walk reports.
+type Options struct {
+	Hidden         bool // also entries whose name starts with a dot (.git never)
+	NoIgnore       bool // do not apply the ignore files
+	MaxDepth       int  // 0: unlimited; 1: the entries of the start directory only
+	FollowSymlinks bool // report a symlink to an in-root target as its target, entering directories
+	Dirs           bool // report directories too, not only files
+	// Skip, when set, leaves out entries as the ignore rules do: a directory it skips is
+	// not entered. path is relative to the root.
+	Skip func(path string, typ fs.FileMode) bool
+	// Match, when set, selects the entries reported (after the ignore rules and Skip).
+	// Directories are entered whatever it answers.
+	Match func(path string, typ fs.FileMode) bool
+	// Stat asks for the size and modification time of every reported entry.
+	Stat bool
+}
+
+// Entry is one reported file or directory.
+type Entry struct {
+	Path string      // relative to the root, through symlinks as walked
+	Type fs.FileMode // type bits; a followed symlink reports its target's type
+	Link bool        // reached through a followed symlink (the entry or a parent)
+	Info security.TreeInfo
+}
+
+// Stats count what a walk saw.
+type Stats struct {
+	Dirs       int64 // directories read
+	Reported   int64 // entries passed to visit
+	Unreadable int64 // directories or ignore files that could not be read (permissions, races)
+}
+
+// Walker walks one Root; safe for concurrent use.
+type Walker struct {
+	root     *security.Root
+	excludes []byte // content of git's global excludes file
+}
+
+// New returns a walker of root; excludes is the content of git's core.excludesFile
+// (see UserExcludes), nil for none.
+func New(root *security.Root, excludes []byte) *Walker {
+	return &Walker{root: root, excludes: excludes}
+}
+
+// Walk reports the entries under the canonical directory dir ("." for the root) to visit,
+// from several goroutines at once. The start directory is walked even when an ignore rule
+// excludes it (the caller named it); its ancestors' ignore files apply. Walk returns the
+// first error of visit (other than Stop) or ctx's error.
+func (w *Walker) Walk(ctx context.Context, dir string, opts Options, visit func(Entry) error) (Stats, error) {
+	wk := &walk{ctx: ctx, root: w.root, opts: opts, visit: visit, sem: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	m := w.matcher(dir, opts.NoIgnore, wk)
+	wk.wg.Add(1)
+	wk.dir(dir, dir, 0, m, false)
+	wk.wg.Wait()
+	if err := ctx.Err(); err != nil && wk.err == nil {
+		return wk.stats(), err
+	}
+	return wk.stats(), wk.err
+}
+
+// Ignored returns the ignore decision for the entries of the canonical directory dir:
+// what the repository's rules and the ignore files of dir and its ancestors say of a name
+// in it. For listings of one directory (list_dir); walks build theirs on the way.
+func (w *Walker) Ignored(dir string) func(name string, isDir bool) bool {
+	wk := &walk{root: w.root}
+	m := wk.enter(w.matcher(dir, false, wk), dir, nil)
+	return func(name string, isDir bool) bool { return m.Ignored(join(dir, name), isDir) }
+}
+
+// matcher returns the ignore matcher in force in dir before dir's own ignore files: the
+// repository's rules and those of every directory from the root down to dir's parent.
+func (w *Walker) matcher(dir string, off bool, wk *walk) *ignore.Matcher {
+	if off {
+		return nil
+	}
+	m := ignore.New(w.excludes, wk.readSmall(".git/info/exclude"))
+	if dir == "." {
+		return m
+	}
+	parent := "."
+	for _, part := range strings.Split(path.Dir(dir), "/") {
+		if part == "." {
+			break
+		}
+		m = wk.enter(m, parent, nil)
+		parent = join(parent, part)
+	}
+	return wk.enter(m, parent, nil)
+}
+
+// walk is the state of one Walk.
+type walk struct {
+	ctx   context.Context
+	root  *security.Root
+	opts  Options
+	visit func(Entry) error
+	sem   chan struct{}
+	wg    sync.WaitGroup
+
+	dirs, reported, unreadable atomic.Int64
+	stopped                    atomic.Bool
+	errOnce                    sync.Once
+	err                        error
+}
+
+func (wk *walk) stats() Stats {
+	return Stats{Dirs: wk.dirs.Load(), Reported: wk.reported.Load(), Unreadable: wk.unreadable.Load()}
+}
+
+// fail records the first error and stops the walk.
+func (wk *walk) fail(err error) {
+	if !errors.Is(err, Stop) {
+		wk.errOnce.Do(func() { wk.err = err })
+	}
+	wk.stopped.Store(true)
+}
+
+// done reports whether the walk must end.
+func (wk *walk) done() bool {
+	if wk.stopped.Load() {
+		return true
+	}
+	if wk.ctx.Err() != nil {
+		wk.stopped.Store(true)
+		return true
+	}
+	return false
+}
+
+// dir walks one directory: open is its canonical path, show the path reported (they
+// differ below a followed symlink); depth counts the levels above its entries.
+func (wk *walk) dir(open, show string, depth int, m *ignore.Matcher, link bool) {
+	defer wk.wg.Done()
+	if wk.done() {
+		return
+	}
+	d, err := wk.root.OpenTreeDir(open)
+	if err != nil {
+		wk.unreadable.Add(1)
+		return
+	}
+	entries, err := d.Entries(nil)
+	if err != nil {
+		wk.unreadable.Add(1)
+	}
+	wk.dirs.Add(1)
+	defer d.Close()
+	if m != nil {
+		m = wk.enter(m, show, entries)
+	}
+	slices.SortFunc(entries, func(a, b security.TreeEntry) int { return strings.Compare(a.Name, b.Name) })
+	for _, e := range entries {
+		if wk.done() {
+			return
+		}
+		if e.Name == ".git" || (!wk.opts.Hidden && e.Name[0] == '.') {
+			continue
+		}
+		wk.entry(d, open, show, e, depth, m, link)
+	}
+}
+
+// entry handles one entry of a directory being walked.
+func (wk *walk) entry(d *security.TreeDir, open, show string, e security.TreeEntry, depth int, m *ignore.Matcher, link bool) {
+	openPath, showPath, typ := join(open, e.Name), join(show, e.Name), e.Type
+	if typ&fs.ModeSymlink != 0 && wk.opts.FollowSymlinks {
+		target, info, ok := wk.follow(openPath, open)
+		if !ok {
+			return
+		}
+		openPath, typ, link = target, info.Mode().Type(), true
+	}
+	isDir := typ.IsDir()
+	if (m != nil && m.Ignored(showPath, isDir)) || (wk.opts.Skip != nil && wk.opts.Skip(showPath, typ)) {
+		return
+	}
+	if (!isDir || wk.opts.Dirs) && (wk.opts.Match == nil || wk.opts.Match(showPath, typ)) {
+		ent := Entry{Path: showPath, Type: typ, Link: link}
+		if wk.opts.Stat {
+			var err error
+			if link {
+				ent.Info, err = wk.statLink(openPath)
+			} else {
+				ent.Info, err = d.Lstat(e.Name)
+			}
+			if err != nil {
+				return // gone since the listing
+			}
+		}
+		wk.reported.Add(1)
+		if err := wk.visit(ent); err != nil {
+			wk.fail(err)
+			return
+		}
+	}
+	if !isDir || (wk.opts.MaxDepth > 0 && depth+1 >= wk.opts.MaxDepth) {
+		return
+	}
+	wk.wg.Add(1)
+	select {
+	case wk.sem <- struct{}{}:
+		go func() {
+			defer func() { <-wk.sem }()
+			wk.dir(openPath, showPath, depth+1, m, link)
+		}()
+	default:
+		wk.dir(openPath, showPath, depth+1, m, link)
+	}
+}
+
+// follow resolves the symlink at canonical path p, in directory dir: its canonical target
+// and the target's info, unless it leaves the root, dangles, or is a directory that
+// contains the link (a loop).
+func (wk *walk) follow(p, dir string) (string, fs.FileInfo, bool) {
+	target, err := wk.root.Resolve(p)
+	if err != nil {
+		return "", nil, false
+	}
+	info, err := wk.root.Lstat(target)
+	if err != nil {
+		return "", nil, false
+	}
+	if info.IsDir() && (target == "." || dir == target || strings.HasPrefix(dir+"/", target+"/")) {
+		return "", nil, false
+	}
+	return target, info, true
+}
+
+// statLink stats a symlink's canonical target.
+func (wk *walk) statLink(target string) (security.TreeInfo, error) {
+	info, err := wk.root.Lstat(target)
+	if err != nil {
+		return security.TreeInfo{}, err
+	}
+	return security.TreeInfo{Size: info.Size(), ModTime: info.ModTime(), Mode: info.Mode()}, nil
+}
+
+// enter adds the ignore files of directory dir (those its entries list, or both when
+// entries is nil) to m.
+func (wk *walk) enter(m *ignore.Matcher, dir string, entries []security.TreeEntry) *ignore.Matcher {
+	var git, jido []byte
+	for _, name := range []string{GitIgnore, JidoIgnore} {
+		if entries != nil && !slices.ContainsFunc(entries, func(e security.TreeEntry) bool { return e.Name == name && e.Type.IsRegular() }) {
+			continue
+		}
+		data := wk.readSmall(join(dir, name))
+		if name == GitIgnore {
+			git = data
+		} else {
+			jido = data
+		}
+	}
+	rel := dir
+	if rel == "." {
+		rel = ""
+	}
+	return m.Enter(rel, git, jido)
+}
+
+// readSmall reads an ignore file; a missing one is nil, an unreadable one is counted.
+func (wk *walk) readSmall(name string) []byte {
+	data, err := wk.root.ReadTreeFile(name, nil)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			wk.unreadable.Add(1)
+		}
+		return nil
+	}
+	return data
+}
+
+// join joins a canonical directory and a name.
+func join(dir, name string) string {
+	if dir == "." {
+		return name
+	}
+	return dir + "/" + name
+}
