@@ -9,6 +9,7 @@ import (
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/definitions"
+	"github.com/jido-run/jido/walk"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -20,10 +21,14 @@ type Deps struct {
 	Root   *security.Root
 	Reads  *ReadLog       // the session's read tracking, for compare-and-swap edits
 	Limits runtime.Limits // bounds on Lua->Go conversion of arguments
+	Walker *walk.Walker   // tree walks of list_files, glob and search (nil: one without global excludes)
 }
 
 // Libraries returns every bridge module of a session, ready for runtime.Options.
 func Libraries(d Deps) []runtime.Library {
+	if d.Walker == nil {
+		d.Walker = walk.New(d.Root, nil)
+	}
 	files := &Files{Deps: d}
 	find := &Find{Deps: d}
 	tools := map[string]lua.LGFunction{}

@@ -2,16 +2,20 @@ package bridge
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/definitions"
+	"github.com/jido-run/jido/walk"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -24,8 +28,11 @@ type Find struct{ Deps }
 // Library exposes the module's functions to snippets.
 func (f *Find) Library() runtime.Library {
 	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
-		"list_dir": toolFunc(definitions.ListDir, f.Limits, f.ListDir),
-		"glob":     toolFunc(definitions.Glob, f.Limits, f.Glob),
+		"list_dir":    toolFunc(definitions.ListDir, f.Limits, f.ListDir),
+		"list_files":  toolFunc(definitions.ListFiles, f.Limits, f.ListFiles),
+		"glob":        toolFunc(definitions.Glob, f.Limits, f.Glob),
+		"file_exists": toolFunc(definitions.FileExists, f.Limits, f.FileExists),
+		"search":      toolFunc(definitions.Search, f.Limits, f.Search),
 	}}
 }
 
@@ -41,16 +48,15 @@ type ListDirResult struct {
 	Path      string     `json:"path"`
 	Entries   []DirEntry `json:"entries"`
 	Listing   string     `json:"listing"`
+	Ignored   int        `json:"ignored"`
 	Truncated bool       `json:"truncated"`
 }
 
-// ListDir lists one directory, directories first, with type marks.
+// ListDir lists one directory, directories first, with type marks; entries the ignore
+// files exclude are counted, not listed, unless no_ignore.
 func (f *Find) ListDir(_ context.Context, p definitions.ListDirParams) (*ListDirResult, error) {
-	for _, pat := range p.IgnorePatterns {
-		if !doublestar.ValidatePattern(pat) {
-			return nil, definitions.NewError(definitions.ValidationError, "ignore pattern %q is not a valid glob", pat).
-				With("field", "ignore_patterns").Hint("Use globs such as *.log or build")
-		}
+	if terr := checkGlobs("ignore_patterns", p.IgnorePatterns); terr != nil {
+		return nil, terr
 	}
 	canon, err := f.Root.Resolve(p.Path)
 	if err != nil {
@@ -60,9 +66,17 @@ func (f *Find) ListDir(_ context.Context, p definitions.ListDirParams) (*ListDir
 	if err != nil {
 		return nil, err
 	}
+	ignoredByGit := func(string, bool) bool { return false }
+	if !p.NoIgnore {
+		ignoredByGit = f.Walker.Ignored(canon)
+	}
 	res := &ListDirResult{Path: canon, Entries: []DirEntry{}}
 	for _, e := range entries {
-		if security.IsTempName(e.Name()) || ignored(e.Name(), p.IgnorePatterns) {
+		if security.IsTempName(e.Name()) || matchesAny(p.IgnorePatterns, e.Name()) {
+			continue
+		}
+		if e.Name() == ".git" || ignoredByGit(e.Name(), e.IsDir()) {
+			res.Ignored++
 			continue
 		}
 		de := DirEntry{Name: e.Name(), Type: entryType(e.Type())}
@@ -87,11 +101,26 @@ func (f *Find) ListDir(_ context.Context, p definitions.ListDirParams) (*ListDir
 	for _, e := range res.Entries {
 		b.WriteString(e.Name + typeMark(e.Type) + "\n")
 	}
+	if res.Ignored > 0 {
+		fmt.Fprintf(&b, "(%d ignored by .gitignore or .jidoignore; no_ignore lists them)\n", res.Ignored)
+	}
 	res.Listing = b.String()
 	return res, nil
 }
 
-func ignored(name string, patterns []string) bool {
+// checkGlobs validates glob arguments.
+func checkGlobs(field string, patterns []string) *definitions.ToolError {
+	for _, pat := range patterns {
+		if !doublestar.ValidatePattern(pat) {
+			return definitions.NewError(definitions.ValidationError, "%s: %q is not a valid glob", field, pat).
+				With("field", field).Hint("Use globs such as *.log, build or src/**/*.ts")
+		}
+	}
+	return nil
+}
+
+// matchesAny reports whether name matches one of the (validated) globs.
+func matchesAny(patterns []string, name string) bool {
 	for _, pat := range patterns {
 		if ok, _ := doublestar.Match(pat, name); ok {
 			return true
@@ -125,7 +154,7 @@ func typeMark(typ string) string {
 	return ""
 }
 
-// FileInfo describes one file found by glob.
+// FileInfo describes one file found by glob or list_files.
 type FileInfo struct {
 	Path  string    `json:"path"`
 	Size  int64     `json:"size"`
@@ -133,16 +162,108 @@ type FileInfo struct {
 	Type  string    `json:"type"`
 }
 
-// GlobResult is the result of glob.
-type GlobResult struct {
+// fileInfo converts a walk entry; a directory's size is 0 (what the file system reports
+// for it says nothing useful).
+func fileInfo(e walk.Entry) FileInfo {
+	fi := FileInfo{Path: e.Path, Size: e.Info.Size, MTime: e.Info.ModTime.UTC(), Type: entryType(e.Type)}
+	if e.Type.IsDir() {
+		fi.Size = 0
+	}
+	return fi
+}
+
+// FileList is the result of glob and list_files.
+type FileList struct {
 	Files     []FileInfo `json:"files"`
 	Count     int        `json:"count"`
 	Truncated bool       `json:"truncated"`
 }
 
-// Glob finds the files under path matching any pattern, newest first, never following
-// symlinked directories and skipping hidden entries unless asked for (or named by a pattern).
-func (f *Find) Glob(ctx context.Context, p definitions.GlobParams) (*GlobResult, error) {
+// maxCollected bounds the entries a listing holds before sorting, so that a huge tree
+// costs bounded memory; beyond it the result is marked truncated.
+const maxCollected = 200_000
+
+// collector gathers walk entries from the walk's goroutines.
+type collector struct {
+	mu        sync.Mutex
+	files     []FileInfo
+	seen      map[string]bool // paths already collected (several glob patterns)
+	truncated bool
+}
+
+// add records an entry; it stops the walk at maxCollected.
+func (c *collector) add(e walk.Entry) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seen != nil {
+		if c.seen[e.Path] {
+			return nil
+		}
+		c.seen[e.Path] = true
+	}
+	if len(c.files) >= maxCollected {
+		c.truncated = true
+		return walk.Stop
+	}
+	c.files = append(c.files, fileInfo(e))
+	return nil
+}
+
+// result sorts the files with cmp and keeps the first limit.
+func (c *collector) result(limit int, cmp func(a, b FileInfo) int) *FileList {
+	slices.SortFunc(c.files, cmp)
+	res := &FileList{Files: c.files, Count: len(c.files), Truncated: c.truncated}
+	if res.Files == nil {
+		res.Files = []FileInfo{}
+	}
+	if len(res.Files) > limit {
+		res.Files, res.Truncated = res.Files[:limit], true
+	}
+	return res
+}
+
+func byPath(a, b FileInfo) int { return strings.Compare(a.Path, b.Path) }
+
+func newestFirst(a, b FileInfo) int {
+	if c := b.MTime.Compare(a.MTime); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Path, b.Path)
+}
+
+// ListFiles lists a directory recursively, with git's ignore rules, sorted by path.
+func (f *Find) ListFiles(ctx context.Context, p definitions.ListFilesParams) (*FileList, error) {
+	dir, err := f.directory(p.Directory)
+	if err != nil {
+		return nil, err
+	}
+	var c collector
+	opts := walk.Options{
+		Hidden: p.IncludeHidden, NoIgnore: p.NoIgnore, MaxDepth: p.MaxDepth,
+		FollowSymlinks: p.FollowSymlinks, Dirs: true, Stat: true,
+	}
+	if _, err := f.Walker.Walk(ctx, dir, opts, c.add); err != nil {
+		return nil, err
+	}
+	return c.result(p.MaxResults, byPath), nil
+}
+
+// directory resolves a directory argument.
+func (f *Find) directory(name string) (string, error) {
+	info, err := f.Root.Stat(name)
+	if err != nil {
+		return "", err
+	}
+	if !info.IsDir() {
+		return "", &fs.PathError{Op: "list", Path: name, Err: security.ErrNotDir}
+	}
+	return f.Root.Resolve(name)
+}
+
+// Glob finds the files under path matching any pattern, newest first, with git's ignore
+// rules, never following symlinks and skipping hidden entries unless asked for (or named
+// by a pattern).
+func (f *Find) Glob(ctx context.Context, p definitions.GlobParams) (*FileList, error) {
 	patterns := p.Patterns
 	if p.Pattern != "" {
 		patterns = append([]string{p.Pattern}, patterns...)
@@ -158,37 +279,17 @@ func (f *Find) Glob(ctx context.Context, p definitions.GlobParams) (*GlobResult,
 		}
 		patterns[i] = clean
 	}
-	base, err := f.Root.Resolve(p.Path)
+	base, err := f.directory(p.Path)
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{}
-	var files []FileInfo
+	c := collector{seen: map[string]bool{}}
 	for _, pat := range patterns {
-		hidden := p.IncludeHidden || namesHidden(pat)
-		if err := f.walkGlob(ctx, base, pat, hidden, func(fi FileInfo) {
-			if !seen[fi.Path] {
-				seen[fi.Path] = true
-				files = append(files, fi)
-			}
-		}); err != nil {
+		if err := f.walkGlob(ctx, base, pat, p.IncludeHidden || namesHidden(pat), &c); err != nil {
 			return nil, err
 		}
 	}
-	slices.SortFunc(files, func(a, b FileInfo) int {
-		if c := b.MTime.Compare(a.MTime); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
-	res := &GlobResult{Files: files, Count: len(files)}
-	if res.Files == nil {
-		res.Files = []FileInfo{}
-	}
-	if len(files) > p.MaxResults {
-		res.Files, res.Truncated = files[:p.MaxResults], true
-	}
-	return res, nil
+	return c.result(p.MaxResults, newestFirst), nil
 }
 
 // checkPattern validates a glob: well formed, no `..` segment in any alternative, and an
@@ -225,47 +326,30 @@ func namesHidden(pat string) bool {
 	return false
 }
 
-// walkGlob walks base from the static prefix of pat and reports every file that matches.
-func (f *Find) walkGlob(ctx context.Context, base, pat string, hidden bool, found func(FileInfo)) error {
-	prefix, _ := doublestar.SplitPattern(pat)
-	start := path.Join(base, prefix)
-	fsys := f.Root.FS()
-	err := fs.WalkDir(fsys, start, func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if name == start {
-				return fs.SkipAll // the prefix does not exist: nothing matches
-			}
-			return nil
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		rel := relTo(base, name)
-		if d.IsDir() {
-			if name != start && skipDir(d.Name(), hidden) {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if security.IsTempName(d.Name()) || (!hidden && strings.HasPrefix(d.Name(), ".")) {
-			return nil
-		}
-		if ok, _ := doublestar.Match(pat, rel); !ok {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		found(FileInfo{Path: name, Size: info.Size(), MTime: info.ModTime().UTC(), Type: entryType(d.Type())})
+// walkGlob walks base from the fixed prefix of pat (which the pattern names, so it is
+// entered even when ignored) and collects the non-directories that match, stat'ing only them.
+func (f *Find) walkGlob(ctx context.Context, base, pat string, hidden bool, c *collector) error {
+	prefix, rest := doublestar.SplitPattern(pat)
+	start, err := f.Root.Resolve(path.Join(base, prefix))
+	if err != nil {
+		return nil // a prefix outside the tree or through a bad link matches nothing
+	}
+	if info, err := f.Root.Lstat(start); err != nil || !info.IsDir() {
 		return nil
-	})
+	}
+	depth := 0
+	if !strings.Contains(rest, "**") {
+		depth = strings.Count(rest, "/") + 1
+	}
+	opts := walk.Options{
+		Hidden: hidden, MaxDepth: depth, Stat: true,
+		Match: func(p string, typ fs.FileMode) bool {
+			ok, _ := doublestar.Match(pat, relTo(base, p))
+			return ok && !typ.IsDir()
+		},
+	}
+	_, err = f.Walker.Walk(ctx, start, opts, c.add)
 	return err
-}
-
-// skipDir reports whether a walk leaves out a directory: .git always, hidden ones unless asked.
-func skipDir(name string, hidden bool) bool {
-	return name == ".git" || (!hidden && strings.HasPrefix(name, "."))
 }
 
 // relTo makes name (a path from the root) relative to base.
@@ -274,4 +358,30 @@ func relTo(base, name string) string {
 		return name
 	}
 	return strings.TrimPrefix(strings.TrimPrefix(name, base), "/")
+}
+
+// FileExistsResult is the result of file_exists.
+type FileExistsResult struct {
+	Path   string     `json:"path"`
+	Exists bool       `json:"exists"`
+	Type   string     `json:"type,omitempty"`
+	Size   int64      `json:"size,omitempty"`
+	MTime  *time.Time `json:"mtime,omitempty"`
+}
+
+// FileExists reports whether a path exists in the root, following in-root symlinks.
+func (f *Find) FileExists(_ context.Context, p definitions.FileExistsParams) (*FileExistsResult, error) {
+	info, err := f.Root.Stat(p.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &FileExistsResult{Path: p.Path, Exists: false}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	canon, err := f.Root.Resolve(p.Path)
+	if err != nil {
+		return nil, err
+	}
+	mtime := info.ModTime().UTC()
+	return &FileExistsResult{Path: canon, Exists: true, Type: entryType(info.Mode()), Size: info.Size(), MTime: &mtime}, nil
 }

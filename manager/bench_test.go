@@ -3,6 +3,7 @@ package manager
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -171,4 +172,41 @@ func benchSession(b *testing.B, opts Options) *Session {
 	}
 	b.Cleanup(func() { s.Close() })
 	return s
+}
+
+// BenchmarkSearchSmallDir compares a search of a directory of about 100 Go files (a copy of
+// the toolchain's net/http) through Session.Call, as an agent's long-lived process runs it,
+// with spawning ripgrep for the same search (skipped when rg is not installed).
+func BenchmarkSearchSmallDir(b *testing.B) {
+	root := b.TempDir()
+	src := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	if err := os.CopyFS(filepath.Join(root, "http"), os.DirFS(src)); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("testdata/\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("jido", func(b *testing.B) {
+		s := benchSession(b, Options{Root: root})
+		call := ToolCall{Name: "search", Args: map[string]any{"query": "func (", "case_sensitive": true, "max_results": 100000, "path": "http"}}
+		b.ReportAllocs()
+		for b.Loop() {
+			if res := s.Call(b.Context(), call); !res.OK {
+				b.Fatal(res.Error)
+			}
+		}
+	})
+	b.Run("rg-exec", func(b *testing.B) {
+		rg, err := exec.LookPath("rg")
+		if err != nil {
+			b.Skip("rg is not installed")
+		}
+		for b.Loop() {
+			cmd := exec.Command(rg, "-n", "-F", "--no-require-git", "func (", "http")
+			cmd.Dir = root
+			if _, err := cmd.Output(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

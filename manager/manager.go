@@ -13,6 +13,7 @@ import (
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/walk"
 )
 
 // staleTempAge is how old a leftover temp file of an interrupted write must be to be swept.
@@ -26,23 +27,33 @@ type Options struct {
 	MaxFileSize int64            // read/write cap in bytes (0: 10 MiB)
 	NoSync      bool             // skip fsync on writes (scratch trees, tests); writes stay atomic
 	Events      io.Writer        // NDJSON event log (nil: none)
+	// GitExcludes is the content of git's global excludes file (core.excludesFile), which
+	// the tree walks apply like git; nil: none. cmd/jido reads the user's (~/.gitconfig, ~/.config/git/ignore).
+	GitExcludes []byte
+	// SweepTemps removes, in the background, temp files that interrupted writes left (older
+	// than an hour). It walks the whole tree, so long-lived processes (servers, chat) ask for
+	// it and one-shot CLI calls do not: they would pay a full walk per call.
+	SweepTemps bool
 }
 
 // Manager owns one project root and opens sessions on it.
 type Manager struct {
 	root   *security.Root
+	walker *walk.Walker
 	limits runtime.Limits
 	events *eventLog
 }
 
-// New opens the project root and sweeps, in the background, temp files left by interrupted writes.
+// New opens the project root (and, if asked, sweeps temp files left by interrupted writes).
 func New(opts Options) (*Manager, error) {
 	root, err := security.Open(opts.Root, security.Options{Policy: opts.Policy, MaxFileSize: opts.MaxFileSize, NoSync: opts.NoSync})
 	if err != nil {
 		return nil, err
 	}
-	go func() { _, _ = root.SweepTemps(staleTempAge) }()
-	return &Manager{root: root, limits: opts.Limits, events: newEventLog(opts.Events)}, nil
+	if opts.SweepTemps {
+		go func() { _, _ = root.SweepTemps(staleTempAge) }()
+	}
+	return &Manager{root: root, walker: walk.New(root, opts.GitExcludes), limits: opts.Limits, events: newEventLog(opts.Events)}, nil
 }
 
 // Root returns the absolute path of the project root.
@@ -56,7 +67,7 @@ func (m *Manager) Open(_ context.Context) (*Session, error) {
 	reads := bridge.NewReadLog()
 	vm, err := runtime.New(runtime.Options{
 		Limits:    m.limits,
-		Libraries: bridge.Libraries(bridge.Deps{Root: m.root, Reads: reads, Limits: m.limits}),
+		Libraries: bridge.Libraries(bridge.Deps{Root: m.root, Reads: reads, Limits: m.limits, Walker: m.walker}),
 	})
 	if err != nil {
 		return nil, err

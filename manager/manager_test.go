@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/scripts"
@@ -127,4 +128,25 @@ func TestToolCallEnvelopeIgnoresUnknownFields(t *testing.T) {
 	res := newSession(t, root, nil).Call(t.Context(), call)
 	require.True(t, res.OK, "%+v", res.Error)
 	assert.Equal(t, "7", res.ID)
+}
+
+func TestSweepTempsIsOptIn(t *testing.T) {
+	root := t.TempDir()
+	stale := filepath.Join(root, ".a.txt.tmp-0123456789abcdef")
+	require.NoError(t, os.WriteFile(stale, []byte("left by a crash"), 0o644))
+	old := time.Now().Add(-2 * time.Hour)
+	require.NoError(t, os.Chtimes(stale, old, old))
+
+	m, err := New(Options{Root: root})
+	require.NoError(t, err)
+	require.NoError(t, m.Close())
+	assert.FileExists(t, stale, "a one-shot manager does not walk the tree")
+
+	m, err = New(Options{Root: root, SweepTemps: true})
+	require.NoError(t, err)
+	defer m.Close()
+	assert.Eventually(t, func() bool {
+		_, err := os.Stat(stale)
+		return os.IsNotExist(err)
+	}, 5*time.Second, 10*time.Millisecond, "the background sweep removes stale temps")
 }

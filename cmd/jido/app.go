@@ -71,7 +71,7 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 // (and a context cancelled by SIGINT or SIGTERM), closes everything, and returns fn's exit
 // code. A root or event file that cannot be opened is a usage error reported on stderr.
 func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context.Context, *manager.Session) int) int {
-	opts := manager.Options{Root: f.root}
+	opts := manager.Options{Root: f.root, GitExcludes: userExcludes()}
 	if f.events != "" {
 		events, err := os.OpenFile(f.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {

@@ -24,9 +24,12 @@ var allowedImports = map[string][]string{
 	"runtime":           {"luanest"},
 	"edit":              {},
 	"validate":          {"luanest"},
-	"bridge":            {"security", "runtime", "tools/definitions", "edit", "validate", "luanest"},
-	"manager":           {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest"},
-	"cmd/jido":          {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest"},
+	"ignore":            {},
+	"search":            {},
+	"walk":              {"security", "ignore"},
+	"bridge":            {"security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search"},
+	"manager":           {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search"},
+	"cmd/jido":          {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search"},
 }
 
 func TestImportDirection(t *testing.T) {
@@ -49,7 +52,7 @@ func TestImportDirection(t *testing.T) {
 var forbiddenInTools = regexp.MustCompile(`\bos\.(Open|OpenFile|ReadFile|WriteFile|Create|Remove|RemoveAll|Rename|Mkdir|MkdirAll|Stat|Lstat|ReadDir|DirFS|Symlink|Link)\(|filepath\.Join\(`)
 
 func TestToolCodeUsesOnlySecurityRoot(t *testing.T) {
-	for _, dir := range []string{"bridge", "manager", "scripts", "tools/definitions", "edit", "validate"} {
+	for _, dir := range []string{"bridge", "manager", "scripts", "tools/definitions", "edit", "validate", "walk", "ignore", "search"} {
 		files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
 		require.NoError(t, err)
 		require.NotEmpty(t, files, dir)

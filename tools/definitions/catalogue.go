@@ -9,7 +9,8 @@ import (
 
 // catalogue is every built-in tool, sorted by name.
 var catalogue = sortedTools(
-	ReadFile, WriteFile, EditFile, EditRegion, MultiEdit, ListDir, Glob, DeleteFile, MoveFile,
+	ReadFile, WriteFile, EditFile, EditRegion, MultiEdit, ListDir, ListFiles, Glob, Search, FileExists,
+	DeleteFile, MoveFile,
 )
 
 // byName indexes the catalogue.

@@ -4,6 +4,7 @@ package definitions
 type ListDirParams struct {
 	Path           string   `json:"path,omitempty" default:"\".\"" jsonschema:"directory to list, relative to the project root"`
 	IgnorePatterns []string `json:"ignore_patterns,omitempty" jsonschema:"glob patterns of entry names to leave out, e.g. *.log or node_modules"`
+	NoIgnore       bool     `json:"no_ignore,omitempty" jsonschema:"also list the entries that .gitignore and .jidoignore exclude"`
 }
 
 // ListDir declares list_dir.

@@ -79,7 +79,16 @@ func define[P any](name string, flags Flags) *Tool {
 	return tool
 }
 
-// applyTags copies the `default`, `minimum` and `enum` struct tags of t's fields into the
+// numberTag parses a numeric struct tag; a bad one is a programming error.
+func numberTag(f reflect.StructField, tag, value string) *float64 {
+	var v float64
+	if _, err := fmt.Sscan(value, &v); err != nil {
+		panic(fmt.Sprintf("field %s: bad %s tag %q", f.Name, tag, value))
+	}
+	return &v
+}
+
+// applyTags copies the `default`, `minimum`, `maximum` and `enum` struct tags of t's fields into the
 // schema, so that the params struct stays the one place a parameter is described.
 func applyTags(s *jsonschema.Schema, t reflect.Type) {
 	for f := range t.Fields() {
@@ -92,11 +101,10 @@ func applyTags(s *jsonschema.Schema, t reflect.Type) {
 			prop.Default = json.RawMessage(d)
 		}
 		if m, ok := f.Tag.Lookup("minimum"); ok {
-			var v float64
-			if _, err := fmt.Sscan(m, &v); err != nil {
-				panic(fmt.Sprintf("field %s: bad minimum tag %q", f.Name, m))
-			}
-			prop.Minimum = &v
+			prop.Minimum = numberTag(f, "minimum", m)
+		}
+		if m, ok := f.Tag.Lookup("maximum"); ok {
+			prop.Maximum = numberTag(f, "maximum", m)
 		}
 		if e, ok := f.Tag.Lookup("enum"); ok {
 			for _, v := range strings.Split(e, "|") {
@@ -195,6 +203,10 @@ func (t *Tool) checkType(k string, v any) *ToolError {
 		if n, isNum := number(v); isNum && prop.Minimum != nil && n < *prop.Minimum {
 			return NewError(ValidationError, "%s: argument `%s` must be at least %v, got %v", t.Name, k, *prop.Minimum, n).
 				With("field", k).Hint(fmt.Sprintf("Pass `%s` >= %v, or leave it out for the default", k, *prop.Minimum))
+		}
+		if n, isNum := number(v); isNum && prop.Maximum != nil && n > *prop.Maximum {
+			return NewError(ValidationError, "%s: argument `%s` must be at most %v, got %v", t.Name, k, *prop.Maximum, n).
+				With("field", k).Hint(fmt.Sprintf("Pass `%s` <= %v", k, *prop.Maximum))
 		}
 		return nil
 	}

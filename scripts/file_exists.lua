@@ -1,0 +1,3 @@
+-- file_exists: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.file_exists(args)

@@ -1,0 +1,3 @@
+-- list_files: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.list_files(args)

@@ -1,0 +1,3 @@
+-- search: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.search(args)
