@@ -51,7 +51,7 @@ func toolFunc[P, R any](t *definitions.Tool, lim runtime.Limits, fn func(context
 			if p, terr = definitions.Decode[P](t, args); terr == nil {
 				res, err := fn(L.Context(), p)
 				if err == nil {
-					L.Push(runtime.ToLua(L, res))
+					runtime.PushResult(L, res)
 					return 1
 				}
 				terr = toolError(err)

@@ -283,7 +283,10 @@ func (f *Find) Glob(ctx context.Context, p definitions.GlobParams) (*FileList, e
 	if err != nil {
 		return nil, err
 	}
-	c := collector{seen: map[string]bool{}}
+	var c collector
+	if len(patterns) > 1 {
+		c.seen = map[string]bool{} // a file may match several patterns
+	}
 	for _, pat := range patterns {
 		if err := f.walkGlob(ctx, base, pat, p.IncludeHidden || namesHidden(pat), &c); err != nil {
 			return nil, err

@@ -26,6 +26,7 @@ type callCtx struct {
 	limitMsg string // the last refusal of a capped builtin, to classify the error it raised
 	internal string // a Go panic recovered under the call
 	broken   bool   // a panic escaped PCall: the LState may be inconsistent
+	result   passResult
 }
 
 // newCallCtx starts the context of a call on st, under the caller's parent.

@@ -32,6 +32,9 @@ func (st *state) run(ctx context.Context, proto *lua.FunctionProto, args []any) 
 		return nil, c.luaError(raised), c.broken
 	}
 	defer st.L.SetTop(0)
+	if v, ok := c.passedThrough(st.L); ok {
+		return []any{v}, nil, c.broken
+	}
 	conv := newConverter(st.lim, true)
 	vals = make([]any, st.L.GetTop())
 	for i := range vals {

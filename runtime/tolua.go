@@ -224,3 +224,37 @@ func hasOption(opts, opt string) bool {
 	}
 	return false
 }
+
+// returnSteps is how many instructions a snippet may run between a host function's return
+// and its own for PushResult's value to be handed back unconverted: the RETURN that passes
+// the value on. Any other instruction (even one) could have changed the table.
+const returnSteps = 1
+
+// passResult is the last result a host function pushed with PushResult in a call.
+type passResult struct {
+	table *lua.LTable
+	value any
+	left  int64 // the instruction budget left when it was pushed
+}
+
+// PushResult pushes v converted with ToLua, as the result of a host function, and remembers
+// it: when the snippet returns that very table and has run no instruction since but the
+// return itself (so nothing can have changed it), Call hands back v instead of converting the
+// table back to Go. A large listing or search result then crosses into Lua once, not twice.
+func PushResult(L *lua.LState, v any) {
+	lv := ToLua(L, v)
+	L.Push(lv)
+	t, isTable := lv.(*lua.LTable)
+	if c, ok := L.Context().(*callCtx); ok && isTable {
+		c.result = passResult{table: t, value: v, left: c.left.Load()}
+	}
+}
+
+// passedThrough returns the Go value of the call's single result when it is the unchanged
+// table of the last PushResult.
+func (c *callCtx) passedThrough(L *lua.LState) (any, bool) {
+	if L.GetTop() != 1 || c.result.table == nil || L.Get(1) != c.result.table {
+		return nil, false
+	}
+	return c.result.value, c.result.left-c.left.Load() <= returnSteps
+}
