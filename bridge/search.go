@@ -123,6 +123,12 @@ func weight(f *fileHits) int {
 	return 1
 }
 
+// readBuffers are the searchers' file buffers, kept between calls so that a search of a
+// small directory allocates almost nothing; buffers grown past maxPooledBuffer are dropped.
+var readBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+const maxPooledBuffer = 1 << 20
+
 // searchJob is one search call in progress.
 type searchJob struct {
 	root    *security.Root
@@ -227,11 +233,14 @@ func (j *searchJob) walk(ctx context.Context, w *walk.Walker, base string, p def
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			var buf []byte
+			bp := readBuffers.Get().(*[]byte)
 			for name := range paths {
 				if ctx.Err() == nil && !j.res.skip(name) {
-					buf = j.searchFile(name, buf)
+					*bp = j.searchFile(name, *bp)
 				}
+			}
+			if cap(*bp) <= maxPooledBuffer {
+				readBuffers.Put(bp)
 			}
 		})
 	}
