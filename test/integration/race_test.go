@@ -207,7 +207,8 @@ func swapDir(t *testing.T, rf *raceFixture, target string, deadline time.Time) i
 	return swaps
 }
 
-// TestRaceDirSwap races read_file, write_file, list_dir, glob and delete_file under sub
+// TestRaceDirSwap races read_file, write_file, list_dir, glob, search, list_files and
+// delete_file under sub
 // against sub flipping between a directory and a symlink to the outside directory.
 func TestRaceDirSwap(t *testing.T) {
 	for _, variant := range []struct {
@@ -231,6 +232,13 @@ func TestRaceDirSwap(t *testing.T) {
 				},
 				"glob": func(_ int, call func(string, map[string]any) manager.ToolResult) {
 					call("glob", map[string]any{"pattern": "sub/**", "max_results": 50})
+				},
+				"search": func(n int, call func(string, map[string]any) manager.ToolResult) {
+					paths := []string{".", "sub"}
+					call("search", map[string]any{"query": "CANARY|inside", "is_regex": true, "path": paths[n%2], "context": 2})
+				},
+				"list_files": func(n int, call func(string, map[string]any) manager.ToolResult) {
+					call("list_files", map[string]any{"follow_symlinks": n%2 == 0, "no_ignore": true})
 				},
 				"delete": func(_ int, call func(string, map[string]any) manager.ToolResult) {
 					if call("delete_file", map[string]any{"path": "sub/x"}).OK {
