@@ -150,3 +150,21 @@ func TestSweepTempsIsOptIn(t *testing.T) {
 		return os.IsNotExist(err)
 	}, 5*time.Second, 10*time.Millisecond, "the background sweep removes stale temps")
 }
+
+func TestToolResultDecode(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644))
+	m, err := New(Options{Root: root})
+	require.NoError(t, err)
+	defer m.Close()
+	s, err := m.Open(t.Context())
+	require.NoError(t, err)
+	defer s.Close()
+	var listing struct {
+		Entries []struct{ Name string } `json:"entries"`
+	}
+	res := s.Call(t.Context(), ToolCall{Name: "list_dir", Args: map[string]any{}})
+	require.NoError(t, res.Decode(&listing))
+	assert.Equal(t, "a.txt", listing.Entries[0].Name)
+	assert.Error(t, ToolResult{Result: func() {}}.Decode(&listing), "a value JSON cannot hold")
+}

@@ -2,6 +2,7 @@ package manager
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -28,12 +29,24 @@ type CallMeta struct {
 }
 
 // ToolResult is the outcome of a ToolCall: a result, or a structured error.
+//
+// Result is JSON data: the tool's own result value (a struct) when the snippet returned it
+// unchanged, else maps, lists and scalars. Encode it, or use Decode to give it a Go type.
 type ToolResult struct {
 	ID     string                 `json:"id,omitempty"`
 	Name   string                 `json:"name"`
 	OK     bool                   `json:"ok"`
 	Result any                    `json:"result,omitempty"`
 	Error  *definitions.ToolError `json:"error,omitempty"`
+}
+
+// Decode stores the result in the value v points to, as encoding/json would decode it.
+func (r ToolResult) Decode(v any) error {
+	data, err := json.Marshal(r.Result)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
 }
 
 // Session is one agent's conversation with the project: a VM and the files it has read.

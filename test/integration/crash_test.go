@@ -70,7 +70,8 @@ func rewriteHelper() int {
 		r := s.Call(ctx, manager.ToolCall{Name: "read_file", Args: map[string]any{"path": crashTarget, "limit": 1}})
 		switch {
 		case r.OK:
-			res, _ := r.Result.(map[string]any)
+			var res map[string]any
+			_ = r.Decode(&res)
 			content, _ := res["content"].(string)
 			if strings.Contains(content, "AAAA") {
 				next = b
@@ -199,7 +200,8 @@ func crashOnce(t *testing.T, root string, rng *rand.Rand, a, b string) (string, 
 	defer s.Close()
 	r := s.Call(ctx, manager.ToolCall{Name: "read_file", Args: map[string]any{"path": crashTarget, "limit": 1}})
 	if assert.True(t, r.OK, "a new manager reads the file: %+v", r.Error) {
-		res, _ := r.Result.(map[string]any)
+		var res map[string]any
+		assert.NoError(t, r.Decode(&res))
 		content, _ := res["content"].(string)
 		lines := map[string]float64{"A": 1025, "B": 2049}[got]
 		assert.Contains(t, content, strings.Repeat(got, 10), "the first line read by a new manager")
@@ -207,7 +209,8 @@ func crashOnce(t *testing.T, root string, rng *rand.Rand, a, b string) (string, 
 	}
 	l := s.Call(ctx, manager.ToolCall{Name: "list_dir", Args: map[string]any{"path": "."}})
 	if assert.True(t, l.OK, "list_dir: %+v", l.Error) {
-		res, _ := l.Result.(map[string]any)
+		var res map[string]any
+		assert.NoError(t, l.Decode(&res))
 		assert.Equal(t, crashTarget+"\n", res["listing"], "list_dir shows the target and hides temp files")
 	}
 	return got, temps

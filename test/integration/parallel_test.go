@@ -36,8 +36,8 @@ func (c toolCaller) call(tool string, args map[string]any) map[string]any {
 	if !assert.True(c.t, r.OK, "%s: %s(%v) failed: %+v", c.name, tool, args, r.Error) {
 		return nil
 	}
-	res, ok := r.Result.(map[string]any)
-	assert.True(c.t, ok, "%s: %s result is an object: %#v", c.name, tool, r.Result)
+	var res map[string]any
+	assert.NoError(c.t, r.Decode(&res), "%s: %s result is an object: %#v", c.name, tool, r.Result)
 	return res
 }
 
