@@ -61,7 +61,7 @@ func BenchmarkReadFile4K(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("jido", func(b *testing.B) {
-		s := benchSession(b, Options{Root: root})
+		s := testSession(b, Options{Root: root})
 		call := ToolCall{Name: "read_file", Args: map[string]any{"path": "f.txt"}}
 		b.ReportAllocs()
 		for b.Loop() {
@@ -102,7 +102,7 @@ func readNumbered(path string) (string, error) {
 
 // BenchmarkEvalReturn1 measures the smallest snippet through Session.Eval.
 func BenchmarkEvalReturn1(b *testing.B) {
-	s := benchSession(b, Options{Root: b.TempDir()})
+	s := testSession(b, Options{Root: b.TempDir()})
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, terr := s.Eval(b.Context(), "return 1"); terr != nil {
@@ -122,7 +122,7 @@ func BenchmarkEdit1MiB(b *testing.B) {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		s := benchSession(b, Options{Root: root, NoSync: true})
+		s := testSession(b, Options{Root: root, NoSync: true})
 		if res := s.Call(b.Context(), ToolCall{Name: "read_file", Args: map[string]any{"path": "big.txt", "limit": 1}}); !res.OK {
 			b.Fatal(res.Error)
 		}
@@ -158,19 +158,20 @@ func BenchmarkEdit1MiB(b *testing.B) {
 	})
 }
 
-// benchSession opens a manager with opts and one session, both closed when b ends.
-func benchSession(b *testing.B, opts Options) *Session {
-	b.Helper()
+// testSession opens a manager with opts and one session, both closed when the test or
+// benchmark ends.
+func testSession(tb testing.TB, opts Options) *Session {
+	tb.Helper()
 	m, err := New(opts)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	b.Cleanup(func() { m.Close() })
-	s, err := m.Open(b.Context())
+	tb.Cleanup(func() { m.Close() })
+	s, err := m.Open(tb.Context())
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	b.Cleanup(func() { s.Close() })
+	tb.Cleanup(func() { s.Close() })
 	return s
 }
 
@@ -189,7 +190,7 @@ func BenchmarkSearchSmallDir(b *testing.B) {
 	// "func main" has 1 match there, "func (" 1,229.
 	for _, query := range []string{"func main", "func ("} {
 		b.Run(query+"/jido", func(b *testing.B) {
-			s := benchSession(b, Options{Root: root})
+			s := testSession(b, Options{Root: root})
 			call := ToolCall{Name: "search", Args: map[string]any{"query": query, "case_sensitive": true, "max_results": 100000, "path": "http"}}
 			b.ReportAllocs()
 			for b.Loop() {

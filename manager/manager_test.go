@@ -154,12 +154,7 @@ func TestSweepTempsIsOptIn(t *testing.T) {
 func TestToolResultDecode(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644))
-	m, err := New(Options{Root: root})
-	require.NoError(t, err)
-	defer m.Close()
-	s, err := m.Open(t.Context())
-	require.NoError(t, err)
-	defer s.Close()
+	s := testSession(t, Options{Root: root})
 	var listing struct {
 		Entries []struct{ Name string } `json:"entries"`
 	}

@@ -51,12 +51,7 @@ func runToolCase(t *testing.T, file string) {
 		}
 		sections[f.Name] = string(f.Data)
 	}
-	m, err := New(Options{Root: root})
-	require.NoError(t, err)
-	defer m.Close()
-	s, err := m.Open(t.Context())
-	require.NoError(t, err)
-	defer s.Close()
+	s := testSession(t, Options{Root: root})
 
 	var got bytes.Buffer
 	for _, line := range strings.Split(strings.TrimSpace(sections["calls"]), "\n") {
