@@ -17,3 +17,9 @@ require (
 	golang.org/x/text v0.43.0
 	golang.org/x/tools v0.52.0
 )
+
+require (
+	github.com/landlock-lsm/go-landlock v0.11.0 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
+)

@@ -188,3 +188,32 @@ func (r *Root) MkdirAll(name string) error {
 	}
 	return wrapOp(op, t.name, r.root.MkdirAll(t.name, dirPerm))
 }
+
+// CreateLog creates the new file name for streaming output into it (a command's full
+// output, which a model may page with read_file later): name must not exist (O_EXCL, so
+// a planted symlink is refused too), missing parents are created, secrets and protected
+// paths are refused. It returns the open file and its canonical path; the caller closes it.
+// Unlike WriteFile this is not atomic: a reader may see the output while it grows.
+func (r *Root) CreateLog(name string) (*os.File, string, error) {
+	const op = "create"
+	t, err := r.resolve(op, name, createParents)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := r.checkPolicy(op, t.name, true); err != nil {
+		return nil, "", err
+	}
+	if t.info != nil {
+		return nil, "", pathError(op, t.name, fs.ErrExist)
+	}
+	if dir := path.Dir(t.name); dir != "." {
+		if err := r.MkdirAll(dir); err != nil {
+			return nil, "", err
+		}
+	}
+	f, err := r.root.OpenFile(t.name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return nil, "", wrapOp(op, t.name, err)
+	}
+	return f, t.name, nil
+}

@@ -237,3 +237,33 @@ func TestWriteFileNoSyncStillReplacesAtomically(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no temp file left")
 }
+
+func TestCreateLog(t *testing.T) {
+	tr := newTree(t, Options{})
+	f, canon, err := tr.r.CreateLog(".jido/output/run-1.log")
+	require.NoError(t, err)
+	assert.Equal(t, ".jido/output/run-1.log", canon)
+	_, err = f.WriteString("line 1\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	data, err := os.ReadFile(tr.host(".jido/output/run-1.log"))
+	require.NoError(t, err)
+	assert.Equal(t, "line 1\n", string(data))
+
+	for name, want := range map[string]error{
+		".jido/output/run-1.log": fs.ErrExist,
+		"link_rel":               fs.ErrExist, // a symlink is never followed or replaced
+		"link_out":               fs.ErrExist,
+		"dangling_out":           fs.ErrExist,
+		"../x.log":               ErrOutsideRoot,
+		".env.log":               ErrSecret,
+		".git/x.log":             ErrProtected,
+	} {
+		f, _, err := tr.r.CreateLog(name)
+		if assert.Error(t, err, name) {
+			assert.ErrorIs(t, err, want, name)
+		} else {
+			f.Close()
+		}
+	}
+}

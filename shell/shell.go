@@ -1,0 +1,279 @@
+// Package shell runs an agent's commands in the sandbox: foreground commands with a
+// timeout that kills the whole process tree, background jobs whose output is read as it
+// comes, environments without credentials, and output kept within a budget (the rest in
+// a file inside the project that read_file can page).
+package shell
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jido-run/jido/sandbox"
+	"github.com/jido-run/jido/security"
+)
+
+// Limits of commands.
+const (
+	DefaultTimeout = 120 * time.Second
+	MaxTimeout     = 600 * time.Second
+	DefaultOutput  = 30_000 // bytes of each stream shown to the model
+	waitDelay      = 200 * time.Millisecond
+)
+
+// OutputDir is where full outputs are kept, inside the project root.
+const OutputDir = ".jido/output"
+
+// Runner runs the commands of one session; safe for concurrent use. Close kills its jobs.
+type Runner struct {
+	root    *security.Root
+	sb      *sandbox.Sandbox
+	tmp     string   // the session's private temp dir (host path)
+	base    []string // the base environment
+	shell   string   // bash, or sh when bash is absent
+	mu      sync.Mutex
+	jobs    map[string]*Job
+	closed  bool
+	counter int
+}
+
+// Options configure a Runner.
+type Options struct {
+	Root    *security.Root
+	Network bool     // allow network access
+	Helper  string   // the sandbox helper binary ("" for the running executable)
+	Extra   []string // more read-write paths
+}
+
+// New makes a runner with its private temp dir.
+func New(o Options) (*Runner, error) {
+	tmp, err := os.MkdirTemp("", "jido-session-")
+	if err != nil {
+		return nil, err
+	}
+	sb, err := sandbox.New(o.Helper, sandbox.Policy{Root: o.Root.Path(), TempDir: tmp, Network: o.Network, ReadWrite: o.Extra})
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	sh := "bash"
+	if _, err := exec.LookPath("bash"); err != nil {
+		sh = "sh"
+	}
+	return &Runner{root: o.Root, sb: sb, tmp: tmp, base: baseEnv(os.Environ(), tmp), shell: sh, jobs: map[string]*Job{}}, nil
+}
+
+// Request is one command.
+type Request struct {
+	Command string            // run by bash -c (sh -c without bash)
+	Argv    []string          // or an argv, run directly
+	Cwd     string            // directory inside the root ("" = the root)
+	Env     map[string]string // added to the base environment
+	Stdin   *string           // nil: stdin is closed (/dev/null)
+	Timeout time.Duration     // 0: DefaultTimeout; capped at MaxTimeout
+	Output  int               // bytes of each stream shown; 0: DefaultOutput
+}
+
+// Result is what a finished command did.
+type Result struct {
+	ExitCode   int                 `json:"exit_code"`
+	Stdout     string              `json:"stdout"`
+	Stderr     string              `json:"stderr"`
+	DurationMS int64               `json:"duration_ms"`
+	TimedOut   bool                `json:"timed_out"`
+	Truncated  bool                `json:"truncated"`
+	Sandbox    sandbox.Confinement `json:"sandbox"`
+	Files      map[string]string   `json:"output_files,omitempty"` // stream -> root-relative file with its full output
+}
+
+// ErrClosed is returned after Close.
+var ErrClosed = errors.New("the session's shell is closed")
+
+// process is a started command with its captured streams.
+type process struct {
+	p              *sandbox.Process
+	stdout, stderr *output
+	start          time.Time
+	done           chan struct{} // closed when the command has exited and been cleaned up
+	err            error         // Wait's error
+}
+
+// start validates a request and starts its command.
+func (r *Runner) start(req Request, id string) (*process, error) {
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return nil, ErrClosed
+	}
+	argv := req.Argv
+	if req.Command != "" {
+		argv = []string{r.shell, "-c", req.Command}
+	}
+	if len(argv) == 0 {
+		return nil, errors.New("no command: give command or cmd")
+	}
+	dir, err := r.dir(req.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	for k := range req.Env {
+		if !validEnvName.MatchString(k) {
+			return nil, fmt.Errorf("env: %q is not a valid variable name", k)
+		}
+	}
+	limit := req.Output
+	if limit <= 0 {
+		limit = DefaultOutput
+	}
+	pr := &process{
+		stdout: newOutput(limit, r.spool(id, "stdout")),
+		stderr: newOutput(limit, r.spool(id, "stderr")),
+		done:   make(chan struct{}),
+	}
+	var stdin io.Reader
+	if req.Stdin != nil {
+		stdin = strings.NewReader(*req.Stdin)
+	}
+	p, err := r.sb.Start(sandbox.Options{
+		Argv: argv, Dir: dir, Env: withEnv(r.base, req.Env),
+		Stdin: stdin, Stdout: pr.stdout, Stderr: pr.stderr, WaitDelay: waitDelay,
+	})
+	if err != nil {
+		return nil, err
+	}
+	pr.p, pr.start = p, time.Now()
+	go func() {
+		pr.err = p.Cmd.Wait()
+		p.Release() // background children of the command die with it
+		pr.stdout.close()
+		pr.stderr.close()
+		close(pr.done)
+	}()
+	return pr, nil
+}
+
+// dir resolves the working directory inside the root to a host path.
+func (r *Runner) dir(cwd string) (string, error) {
+	if cwd == "" {
+		cwd = "."
+	}
+	info, err := r.root.Stat(cwd)
+	if err != nil {
+		return "", err
+	}
+	if !info.IsDir() {
+		return "", &os.PathError{Op: "cwd", Path: cwd, Err: security.ErrNotDir}
+	}
+	canon, err := r.root.Resolve(cwd)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(r.root.Path(), filepath.FromSlash(canon)), nil
+}
+
+// spool returns the opener of a stream's spool file in OutputDir.
+func (r *Runner) spool(id, stream string) func() (io.WriteCloser, string, error) {
+	return func() (io.WriteCloser, string, error) {
+		f, canon, err := r.root.CreateLog(OutputDir + "/" + id + "." + stream + ".log")
+		if err != nil {
+			return nil, "", err
+		}
+		return f, canon, nil
+	}
+}
+
+// newID names a command's output files.
+func (r *Runner) newID(prefix string) string {
+	var b [4]byte
+	rand.Read(b[:])
+	r.mu.Lock()
+	r.counter++
+	n := r.counter
+	r.mu.Unlock()
+	return fmt.Sprintf("%s-%d-%s", prefix, n, hex.EncodeToString(b[:]))
+}
+
+// Run runs a command to its end, its timeout, or ctx's end (then it is killed).
+func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	timeout = min(timeout, MaxTimeout)
+	pr, err := r.start(req, r.newID("run"))
+	if err != nil {
+		return nil, err
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	timedOut := false
+	select {
+	case <-pr.done:
+	case <-timer.C:
+		timedOut = true
+		pr.p.Kill()
+		<-pr.done
+	case <-ctx.Done():
+		pr.p.Kill()
+		<-pr.done
+		return nil, ctx.Err()
+	}
+	res := pr.result()
+	res.TimedOut = timedOut
+	return res, nil
+}
+
+// result summarizes a finished process.
+func (pr *process) result() *Result {
+	res := &Result{ExitCode: exitCode(pr.p.Cmd, pr.err), DurationMS: time.Since(pr.start).Milliseconds(), Sandbox: pr.p.Confinement}
+	var cutOut, cutErr bool
+	res.Stdout, cutOut = pr.stdout.text()
+	res.Stderr, cutErr = pr.stderr.text()
+	res.Truncated = cutOut || cutErr
+	for stream, o := range map[string]*output{"stdout": pr.stdout, "stderr": pr.stderr} {
+		if o.path != "" {
+			if res.Files == nil {
+				res.Files = map[string]string{}
+			}
+			res.Files[stream] = o.path
+		}
+	}
+	return res
+}
+
+// exitCode is the command's exit status, 128+signal when a signal ended it (as shells
+// report it), -1 when it could not be known.
+func exitCode(cmd *exec.Cmd, err error) int {
+	st := cmd.ProcessState
+	if st == nil {
+		return -1
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return st.ExitCode()
+}
+
+// Close kills every job and removes the private temp dir.
+func (r *Runner) Close() error {
+	r.mu.Lock()
+	r.closed = true
+	jobs := r.jobs
+	r.jobs = map[string]*Job{}
+	r.mu.Unlock()
+	for _, j := range jobs {
+		j.kill()
+	}
+	return os.RemoveAll(r.tmp)
+}

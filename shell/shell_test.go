@@ -1,0 +1,174 @@
+package shell
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jido-run/jido/sandbox"
+	"github.com/jido-run/jido/security"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.MaybeHelper()
+	os.Exit(m.Run())
+}
+
+func newRunner(t *testing.T) (*Runner, string) {
+	t.Helper()
+	dir := t.TempDir()
+	root, err := security.Open(dir, security.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { root.Close() })
+	r, err := New(Options{Root: root})
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	return r, dir
+}
+
+func TestRunBasics(t *testing.T) {
+	r, dir := newRunner(t)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	in := "from stdin\n"
+	res, err := r.Run(t.Context(), Request{Command: "pwd; cat; echo oops >&2; exit 3", Cwd: "sub", Stdin: &in})
+	require.NoError(t, err)
+	assert.Equal(t, 3, res.ExitCode)
+	assert.Equal(t, filepath.Join(dir, "sub")+"\nfrom stdin\n", res.Stdout)
+	assert.Equal(t, "oops\n", res.Stderr)
+	assert.False(t, res.TimedOut)
+	assert.False(t, res.Truncated)
+
+	res, err = r.Run(t.Context(), Request{Argv: []string{"printf", "%s|", "a b", "$HOME"}})
+	require.NoError(t, err)
+	assert.Equal(t, "a b|$HOME|", res.Stdout, "an argv is not interpreted by a shell")
+
+	res, err = r.Run(t.Context(), Request{Command: "cat"})
+	require.NoError(t, err)
+	assert.Equal(t, "", res.Stdout, "stdin is closed when not given")
+
+	_, err = r.Run(t.Context(), Request{Command: "true", Cwd: "../.."})
+	assert.ErrorIs(t, err, security.ErrOutsideRoot)
+	_, err = r.Run(t.Context(), Request{Command: "true", Env: map[string]string{"BAD NAME": "x"}})
+	assert.Error(t, err)
+	_, err = r.Run(t.Context(), Request{})
+	assert.Error(t, err)
+}
+
+func TestEnvironmentIsScrubbed(t *testing.T) {
+	t.Setenv("FAKE_SERVICE_TOKEN", "tok-123")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "aws-456")
+	t.Setenv("PLAIN_SETTING", "kept")
+	r, _ := newRunner(t)
+	res, err := r.Run(t.Context(), Request{Command: "env", Env: map[string]string{"EXTRA": "given"}})
+	require.NoError(t, err)
+	assert.NotContains(t, res.Stdout, "tok-123")
+	assert.NotContains(t, res.Stdout, "aws-456")
+	assert.Contains(t, res.Stdout, "PLAIN_SETTING=kept")
+	assert.Contains(t, res.Stdout, "EXTRA=given")
+	assert.Contains(t, res.Stdout, "HOME="+r.tmp)
+	assert.Contains(t, res.Stdout, "TMPDIR="+r.tmp)
+}
+
+func TestTimeoutKillsTheProcessTree(t *testing.T) {
+	r, dir := newRunner(t)
+	res, err := r.Run(t.Context(), Request{Command: "sleep 1000 & echo $! > bg.pid; setsid sleep 1000 & echo $! > sid.pid; wait", Timeout: 500 * time.Millisecond})
+	require.NoError(t, err)
+	assert.True(t, res.TimedOut)
+	for _, f := range []string{"bg.pid", "sid.pid"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		require.NoError(t, err)
+		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+		require.NoError(t, err)
+		assert.Eventually(t, func() bool { return syscall.Kill(pid, 0) != nil }, 2*time.Second, 10*time.Millisecond, "%s %d is gone", f, pid)
+	}
+}
+
+func TestOutputIsCappedAndSpooled(t *testing.T) {
+	r, dir := newRunner(t)
+	res, err := r.Run(t.Context(), Request{Command: "seq 1 200000", Output: 1000})
+	require.NoError(t, err)
+	assert.True(t, res.Truncated)
+	assert.True(t, strings.HasPrefix(res.Stdout, "1\n2\n3\n"), res.Stdout[:20])
+	assert.True(t, strings.HasSuffix(res.Stdout, "199999\n200000\n"))
+	assert.Contains(t, res.Stdout, "bytes cut of 1288895")
+	require.Contains(t, res.Files, "stdout")
+	full, err := os.ReadFile(filepath.Join(dir, res.Files["stdout"]))
+	require.NoError(t, err)
+	assert.Len(t, full, 1288895, "the whole output is kept in the project for read_file")
+}
+
+func TestOutputFloodStaysBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 256 MiB")
+	}
+	r, _ := newRunner(t)
+	before := peakRSS(t)
+	start := time.Now()
+	res, err := r.Run(t.Context(), Request{Command: "head -c 1000000000 /dev/zero", Timeout: 60 * time.Second})
+	require.NoError(t, err)
+	assert.False(t, res.TimedOut, "1 GB of output finishes well within the timeout")
+	assert.Equal(t, 0, res.ExitCode)
+	assert.Contains(t, res.Stdout, "bytes cut of 1000000000")
+	grew := peakRSS(t) - before
+	t.Logf("1 GB flood: %v, peak RSS grew by %d KiB", time.Since(start).Round(time.Millisecond), grew)
+	assert.Less(t, grew, int64(64<<10), "memory stays bounded (KiB)")
+}
+
+// peakRSS is this process's peak resident set size in KiB.
+func peakRSS(t *testing.T) int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), &kb)
+			return kb
+		}
+	}
+	return 0
+}
+
+func TestJobs(t *testing.T) {
+	r, _ := newRunner(t)
+	j, err := r.Start(Request{Command: "echo one; sleep 0.3; echo two"})
+	require.NoError(t, err)
+	st, err := r.Output(t.Context(), j.ID, 0)
+	require.NoError(t, err)
+	assert.True(t, st.Running)
+	st, err = r.Output(t.Context(), j.ID, 5*time.Second)
+	require.NoError(t, err)
+	assert.False(t, st.Running)
+	assert.Equal(t, 0, *st.ExitCode)
+	assert.Contains(t, st.Stdout, "two")
+	st, err = r.Output(t.Context(), j.ID, 0)
+	require.NoError(t, err)
+	assert.Equal(t, "", st.Stdout, "output is returned once")
+
+	long, err := r.Start(Request{Command: "sleep 1000"})
+	require.NoError(t, err)
+	st, err = r.Kill(long.ID)
+	require.NoError(t, err)
+	assert.False(t, st.Running)
+	assert.Equal(t, 128+9, *st.ExitCode)
+
+	_, err = r.Output(t.Context(), "job-none", 0)
+	assert.Error(t, err)
+
+	left, err := r.Start(Request{Command: "sleep 1000"})
+	require.NoError(t, err)
+	require.NoError(t, r.Close())
+	select {
+	case <-left.pr.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a job outlived its session")
+	}
+	_, err = r.Start(Request{Command: "true"})
+	assert.ErrorIs(t, err, ErrClosed)
+}
