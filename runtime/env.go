@@ -47,14 +47,14 @@ func newState(lim Limits, libs map[string]map[string]lua.LGFunction) *state {
 		deny:       L.NewFunction(denyWrite),
 		heap:       [1]metrics.Sample{{Name: heapMetric}},
 	}
-	base := L.CreateTable(0, len(stdlib[""])+len(stdlib)+len(libs)+3)
-	st.register(base, stdlib[""])
+	base := L.CreateTable(0, len(stdlib()[""])+len(stdlib())+len(libs)+3)
+	st.register(base, stdlib()[""])
 	base.RawSetString("_VERSION", lua.LString(lua.LuaVersion))
 	base.RawSetString("pairs", L.NewClosure(basePairs, base.RawGetString("next")))
 	base.RawSetString("ipairs", L.NewClosure(baseIpairs, L.NewFunction(ipairsAux)))
 
 	reals := map[string]*lua.LTable{}
-	for name, funcs := range stdlib {
+	for name, funcs := range stdlib() {
 		if name != "" {
 			reals[name] = st.register(L.CreateTable(0, len(funcs)+2), funcs)
 		}
@@ -124,7 +124,7 @@ func denyWrite(L *lua.LState) int {
 func mergeLibraries(libs []Library) (map[string]map[string]lua.LGFunction, error) {
 	out := map[string]map[string]lua.LGFunction{}
 	for _, lib := range libs {
-		if !isIdentifier(lib.Name) || stdlib[""][lib.Name] != nil || stdlib[lib.Name] != nil ||
+		if !isIdentifier(lib.Name) || stdlib()[""][lib.Name] != nil || stdlib()[lib.Name] != nil ||
 			slices.Contains([]string{"_VERSION", "pairs", "ipairs"}, lib.Name) {
 			return nil, fmt.Errorf("runtime: library name %q is not a free Lua identifier", lib.Name)
 		}

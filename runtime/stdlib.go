@@ -2,6 +2,7 @@ package runtime
 
 import (
 	lua "github.com/yuin/gopher-lua"
+	"sync"
 )
 
 // allowed lists, per library ("" is the base library), the gopher-lua builtins exposed as they
@@ -32,8 +33,10 @@ var wrapped = map[string]map[string]lua.LGFunction{
 	"math":  {"random": mathRandom},
 }
 
-// stdlib is the Go function of every exposed library member, by library.
-var stdlib = buildStdlib()
+// stdlib returns the Go function of every exposed library member, by library; built on
+// first use, not at init, since every jido process (the sandbox helper too) would pay for
+// a template Lua state before main.
+var stdlib = sync.OnceValue(buildStdlib)
 
 // buildStdlib takes gopher-lua's own functions for the allowed names from a template state
 // (they are unexported), guards the table functions that write, and adds the wrapped ones.

@@ -32,7 +32,7 @@ func runTools(argv []string, stdout, stderr io.Writer) int {
 	entries := []toolEntry{}
 	for _, t := range definitions.All() {
 		entries = append(entries, toolEntry{
-			Name: t.Name, Description: t.Description, Parameters: t.Schema,
+			Name: t.Name, Description: t.Description, Parameters: t.Schema(),
 			ReadOnly: t.ReadOnly, Mutating: t.Mutating, Destructive: t.Destructive,
 		})
 	}

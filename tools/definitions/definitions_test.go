@@ -18,10 +18,10 @@ func TestCatalogueIsWellFormed(t *testing.T) {
 			assert.False(t, seen[tool.Name], "duplicate name")
 			seen[tool.Name] = true
 			assert.NotEmpty(t, tool.Description)
-			assert.Equal(t, "object", tool.Schema.Type)
+			assert.Equal(t, "object", tool.Schema().Type)
 			assert.False(t, tool.ReadOnly && (tool.Mutating || tool.Destructive), "read-only tools cannot mutate")
 			assert.True(t, tool.ReadOnly || tool.Mutating, "a tool either reads or mutates")
-			for name, prop := range tool.Schema.Properties {
+			for name, prop := range tool.Schema().Properties {
 				assert.NotEmpty(t, prop.Description, "property %s has no description", name)
 				assert.Regexp(t, snake, name)
 			}
@@ -106,7 +106,7 @@ func TestDecodeChecksNestedItems(t *testing.T) {
 
 func TestOptionalArgumentsAreNotNullable(t *testing.T) {
 	for _, tool := range All() {
-		for name, prop := range tool.Schema.Properties {
+		for name, prop := range tool.Schema().Properties {
 			assert.NotContains(t, prop.Types, "null", "%s.%s", tool.Name, name)
 			if prop.Items != nil {
 				for inner, p := range prop.Items.Properties {

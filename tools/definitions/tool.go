@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -24,14 +25,18 @@ type Flags struct {
 	OpenWorld   bool `json:"open_world"`
 }
 
-// Tool is one declared tool.
+// Tool is one declared tool. Its schema is built on first use (Schema), not at package
+// init: every jido process, the sandbox helper included, would otherwise pay for all of
+// them before main (1.3 ms measured).
 type Tool struct {
 	Name        string
 	Description string
 	Flags
-	Schema     *jsonschema.Schema
-	resolved   *jsonschema.Resolved
 	paramsType reflect.Type
+
+	once       sync.Once
+	schema     *jsonschema.Schema
+	resolved   *jsonschema.Resolved
 	properties []string        // sorted property names, for "did you mean"
 	defaults   map[string]any  // decoded schema defaults (scalars only), applied by Check
 	nested     map[string]bool // properties the schema library must validate (items, enums)
@@ -44,39 +49,42 @@ func define[P any](name string, flags Flags) *Tool {
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: no description file: %v", name, err))
 	}
-	t := reflect.TypeFor[P]()
-	schema, err := jsonschema.ForType(t, nil)
+	return &Tool{Name: name, Description: strings.TrimSpace(string(desc)), Flags: flags, paramsType: reflect.TypeFor[P]()}
+}
+
+// Schema returns the JSON Schema of the tool's parameters. The caller must not modify it.
+func (t *Tool) Schema() *jsonschema.Schema {
+	t.once.Do(t.compile)
+	return t.schema
+}
+
+// compile builds the schema and what Check needs from it; it panics on a broken
+// declaration (covered by tests that compile every tool).
+func (t *Tool) compile() {
+	name, typ := t.Name, t.paramsType
+	schema, err := jsonschema.ForType(typ, nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: schema: %v", name, err))
 	}
-	applyTags(schema, t)
+	applyTags(schema, typ)
 	resolved, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: resolve schema: %v", name, err))
 	}
-	tool := &Tool{
-		Name:        name,
-		Description: strings.TrimSpace(string(desc)),
-		Flags:       flags,
-		Schema:      schema,
-		resolved:    resolved,
-		paramsType:  t,
-		defaults:    map[string]any{},
-		nested:      map[string]bool{},
-	}
+	t.schema, t.resolved = schema, resolved
+	t.defaults, t.nested = map[string]any{}, map[string]bool{}
 	for p, prop := range schema.Properties {
-		tool.properties = append(tool.properties, p)
+		t.properties = append(t.properties, p)
 		if prop.Default != nil {
 			var v any
 			if err := json.Unmarshal(prop.Default, &v); err != nil || jsonKind(v) == "array" || jsonKind(v) == "object" {
 				panic(fmt.Sprintf("tool %s: default of %s must be a JSON scalar", name, p))
 			}
-			tool.defaults[p] = v
+			t.defaults[p] = v
 		}
-		tool.nested[p] = prop.Items != nil || prop.Properties != nil || len(prop.Enum) > 0
+		t.nested[p] = prop.Items != nil || prop.Properties != nil || len(prop.Enum) > 0
 	}
-	slices.Sort(tool.properties)
-	return tool
+	slices.Sort(t.properties)
 }
 
 // numberTag parses a numeric struct tag; a bad one is a programming error.
@@ -142,6 +150,7 @@ func Decode[P any](t *Tool, args map[string]any) (P, *ToolError) {
 
 // Check validates args and returns a copy with defaults applied.
 func (t *Tool) Check(args map[string]any) (map[string]any, *ToolError) {
+	t.Schema()
 	filled := make(map[string]any, len(args)+4)
 	for k, v := range args {
 		if !slices.Contains(t.properties, k) {
@@ -149,11 +158,11 @@ func (t *Tool) Check(args map[string]any) (map[string]any, *ToolError) {
 		}
 		filled[k] = v
 	}
-	for _, req := range t.Schema.Required {
+	for _, req := range t.Schema().Required {
 		if _, ok := filled[req]; !ok {
 			return nil, NewError(ValidationError, "%s: missing required argument `%s`", t.Name, req).
 				With("field", req).
-				Hint(fmt.Sprintf("Pass `%s` (%s)", req, t.Schema.Properties[req].Description))
+				Hint(fmt.Sprintf("Pass `%s` (%s)", req, t.Schema().Properties[req].Description))
 		}
 	}
 	for _, k := range t.properties {
@@ -196,7 +205,7 @@ func (t *Tool) unknownArg(k string) *ToolError {
 
 // checkType gives a precise message for a top-level argument of the wrong JSON type.
 func (t *Tool) checkType(k string, v any) *ToolError {
-	prop := t.Schema.Properties[k]
+	prop := t.Schema().Properties[k]
 	want := prop.Type
 	got := jsonKind(v)
 	if want == "" || got == want || (want == "number" && got == "integer") {
