@@ -1,0 +1,459 @@
+package shellclass
+
+import (
+	"path"
+	"strings"
+)
+
+// systemDirs hold installed programs: /bin/rm is rm, while ./rm or /tmp/x/ls is a local program
+// that may do anything.
+var systemDirs = map[string]bool{
+	"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true,
+	"/usr/local/sbin": true, "/opt/homebrew/bin": true,
+}
+
+// decide classifies the command x names.
+func (c *classifier) decide(x *call, direct bool) verdict {
+	if !x.self.lit {
+		return verdict{Destructive, "dynamic command name " + x.self.val}
+	}
+	name := x.self.val
+	local := strings.Contains(name, "/")
+	v, known := lookup(x)
+	if cls, ok := x.ctx.funcs[name]; ok && direct && !local && !known {
+		// Only for names no rule knows: a function must not make "rm() { :; }; rm -rf /"
+		// look harmless should the definition not take effect (unset -f, a subshell).
+		return verdict{cls, "calls function " + name + " defined in this line"}
+	}
+	if local && !systemDirs[path.Dir(path.Clean(name))] && v.Class < Mutating {
+		v = verdict{Mutating, "runs local program " + name}
+	}
+	return v
+}
+
+// lookup applies the rule tables to x, most specific first. A command in no table is Mutating,
+// and known is false.
+func lookup(x *call) (v verdict, known bool) {
+	key := strings.ToLower(x.name) // a case-insensitive file system runs /bin/RM as rm
+	if w := wrappers[key]; w != nil {
+		return unwrap(x, w), true
+	}
+	if h := handlers[key]; h != nil {
+		return h(x), true
+	}
+	if t := tools[key]; t != nil {
+		return t.classify(x.name, x.args), true
+	}
+	if r, ok := commandRules[key]; ok {
+		return r.verdict(x.name), true
+	}
+	if readOnly[key] {
+		return verdict{ReadOnly, "read-only command"}, true
+	}
+	for _, p := range prefixHandlers {
+		if strings.HasPrefix(key, p.prefix) {
+			return p.handle(x), true
+		}
+	}
+	return verdict{Mutating, "unknown command " + x.name + " may change files"}, false
+}
+
+var readOnly = map[string]bool{}
+
+// handlers classify commands whose class depends on their arguments. Filled in init to break
+// the initialization cycle handlers -> argv -> handlers.
+var handlers map[string]func(*call) verdict
+
+// prefixHandlers match command names by prefix: mkfs.ext4, python3.12, pip3.12.
+var prefixHandlers []struct {
+	prefix string
+	handle func(*call) verdict
+}
+
+func init() {
+	for _, n := range readOnlyCommands {
+		readOnly[n] = true
+	}
+	handlers = map[string]func(*call) verdict{
+		"git":           gitCmd,
+		"find":          findCmd,
+		"fd":            fdCmd,
+		"fdfind":        fdCmd,
+		"sed":           sedCmd,
+		"gsed":          sedCmd,
+		"perl":          perlCmd,
+		"ln":            lnCmd,
+		"crontab":       crontabCmd,
+		"tee":           teeCmd,
+		"rsync":         rsyncCmd,
+		"ssh":           sshCmd,
+		"eval":          evalCmd,
+		"trap":          trapCmd,
+		"su":            suCmd,
+		"sort":          outputOption("sort", "ktoST", "key", "field-separator", "output", "buffer-size", "temporary-directory", "parallel", "files0-from", "random-source"),
+		"shuf":          outputOption("shuf", "inoe", "input-range", "head-count", "output", "random-source"),
+		"uniq":          uniqCmd,
+		"xxd":           xxdCmd,
+		"yq":            yqCmd,
+		"tar":           tarCmd,
+		"unzip":         unzipCmd,
+		"journalctl":    journalctlCmd,
+		"dpkg":          dpkgCmd,
+		"python":        pythonCmd,
+		"node":          nodeCmd,
+		"nodejs":        nodeCmd,
+		"source":        sourceCmd,
+		".":             sourceCmd,
+		"scp":           scpCmd,
+		"rg":            rgCmd,
+		"parallel":      parallelCmd,
+		"flock":         flockCmd,
+		"at":            atCmd,
+		"batch":         atCmd,
+		"tmux":          tmuxCmd,
+		"script":        scriptCmd,
+		"hash":          hashCmd,
+		"gofmt":         readOnlyUnless("gofmt", "-w"),
+		"goimports":     readOnlyUnless("goimports", "-w"),
+		"prettier":      readOnlyUnless("prettier", "--write", "-w"),
+		"eslint":        readOnlyUnless("eslint", "--fix"),
+		"golangci-lint": readOnlyUnless("golangci-lint", "--fix"),
+	}
+	for _, n := range []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"} {
+		handlers[n] = awkCmd
+	}
+	for _, n := range []string{"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish"} {
+		handlers[n] = shellCmd
+	}
+	for _, n := range []string{"ruby", "php", "lua", "luajit", "deno", "java", "rscript", "julia", "tclsh", "pypy", "pypy3", "osascript"} {
+		handlers[n] = interpreterCmd
+	}
+	for _, n := range []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress"} {
+		handlers[n] = compressCmd
+	}
+	for _, n := range []string{"aws", "gcloud", "az", "gh", "doctl"} {
+		handlers[n] = cloudCmd
+	}
+	prefixHandlers = []struct {
+		prefix string
+		handle func(*call) verdict
+	}{
+		{"mkfs", func(x *call) verdict { return verdict{Destructive, x.name + " formats a device"} }},
+		{"python", pythonCmd},
+		{"pip", func(x *call) verdict { return tools["pip"].classify(x.name, x.args) }},
+	}
+}
+
+// findCmd: find only lists, unless it deletes (-delete), writes (-fprint) or runs a command
+// (-exec, -execdir, -ok, -okdir), which is classified in turn.
+func findCmd(x *call) verdict {
+	v := verdict{ReadOnly, "find only lists files"}
+	args := x.args
+	for i := 0; i < len(args); i++ {
+		if !args[i].lit {
+			continue
+		}
+		switch a := args[i].val; a {
+		case "-delete":
+			v.raise(verdict{Destructive, "find -delete deletes files"})
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(args) && !(args[j].lit && (args[j].val == ";" || args[j].val == "+")) {
+				j++
+			}
+			v.raise(x.inner(args[i+1 : j]))
+			i = j
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			v.raise(verdict{Mutating, "find " + a + " writes a file"})
+		}
+	}
+	return v
+}
+
+// fdCmd: fd only lists, unless it runs a command (-x, -X).
+func fdCmd(x *call) verdict {
+	v := verdict{ReadOnly, "fd only lists files"}
+	for i, a := range x.args {
+		if a.lit && (a.val == "-x" || a.val == "--exec" || a.val == "-X" || a.val == "--exec-batch") {
+			j := i + 1
+			for j < len(x.args) && !(x.args[j].lit && x.args[j].val == ";") {
+				j++
+			}
+			v.raise(x.inner(x.args[i+1 : j]))
+			break
+		}
+	}
+	return v
+}
+
+// sedCmd: sed only prints unless it edits in place (-i, --in-place; -I on BSD).
+func sedCmd(x *call) verdict {
+	opts, _ := optSpec{value: "efl", optional: "i", long: longs("expression", "file", "line-length")}.scan(x.args)
+	if has(opts, "-i", "-I", "--in-place") {
+		return verdict{Mutating, x.name + " -i edits files in place"}
+	}
+	return verdict{ReadOnly, x.name + " without -i only prints"}
+}
+
+// awkCmd: awk only reads, unless its program can write files or run commands: a program file,
+// or program text with system(, > or | (print > "f", "cmd" | getline).
+func awkCmd(x *call) verdict {
+	opts, rest := optSpec{value: "FvfeEil", long: longs("field-separator", "assign", "file", "source", "exec", "include", "load")}.leading(x.args)
+	if has(opts, "-f", "--file", "-E", "--exec", "-i", "--include", "-l", "--load") {
+		return verdict{Mutating, x.name + " runs a program file"}
+	}
+	var programs []string
+	for _, o := range opts {
+		if o.name == "-e" || o.name == "--source" {
+			programs = append(programs, o.value)
+		}
+	}
+	if len(programs) == 0 {
+		if len(rest) == 0 {
+			return verdict{ReadOnly, x.name + " without a program does nothing"}
+		}
+		if !rest[0].lit {
+			return verdict{Mutating, x.name + " program is computed"}
+		}
+		programs = append(programs, rest[0].val)
+	}
+	for _, p := range programs {
+		if strings.Contains(p, "system") || strings.ContainsAny(p, ">|") {
+			return verdict{Mutating, x.name + " program can write files or run commands"}
+		}
+	}
+	return verdict{ReadOnly, x.name + " only reads"}
+}
+
+// lnCmd: ln creates links (Mutating); with -f it replaces existing files (Destructive).
+func lnCmd(x *call) verdict {
+	opts, _ := optSpec{value: "St", long: longs("suffix", "target-directory")}.scan(x.args)
+	if has(opts, "-f", "--force") {
+		return verdict{Destructive, "ln -f replaces existing files"}
+	}
+	return verdict{Mutating, "ln creates links"}
+}
+
+// crontabCmd: -l lists, -r deletes, anything else installs a crontab.
+func crontabCmd(x *call) verdict {
+	opts, _ := optSpec{value: "u"}.scan(x.args)
+	switch {
+	case has(opts, "-r"):
+		return verdict{Destructive, "crontab -r deletes the crontab"}
+	case has(opts, "-l"):
+		return verdict{ReadOnly, "crontab -l lists the crontab"}
+	}
+	return verdict{Mutating, "crontab installs a crontab"}
+}
+
+// writeTarget classifies writing to file: devices are Destructive, /dev/null harmless.
+func writeTarget(who, verb string, f arg) verdict {
+	if !f.lit {
+		return verdict{Mutating, who + " " + verb + " a computed path " + f.val}
+	}
+	clean := path.Clean(f.val)
+	switch {
+	case harmlessTargets[clean] || strings.HasPrefix(clean, "/dev/fd/"):
+		return verdict{ReadOnly, "read-only command"}
+	case strings.HasPrefix(clean, "/dev/"):
+		return verdict{Destructive, who + " writes to device " + f.val}
+	}
+	return verdict{Mutating, who + " " + verb + " " + f.val}
+}
+
+// teeCmd: tee writes (or with -a appends to) each file it is given.
+func teeCmd(x *call) verdict {
+	opts, files := optSpec{}.scan(x.args)
+	who, verb := "tee", "writes"
+	if has(opts, "-a", "--append") {
+		who, verb = "tee -a", "appends to"
+	}
+	v := verdict{ReadOnly, "tee without files only copies its input"}
+	for _, f := range files {
+		if f.lit && f.val == "-" {
+			continue
+		}
+		v.raise(writeTarget(who, verb, f))
+	}
+	return v
+}
+
+// rgCmd: rg only reads, unless --pre runs a preprocessor program.
+func rgCmd(x *call) verdict {
+	opts, _ := optSpec{value: "ABCefgjmMtTE", long: longs("pre", "pre-glob", "type", "type-not", "glob", "iglob",
+		"regexp", "file", "max-count", "max-depth", "context", "after-context", "before-context", "replace",
+		"threads", "encoding", "engine", "sort", "sortr", "type-add", "color", "colors", "path-separator")}.scan(x.args)
+	if pre, ok := optValue(opts, "--pre"); ok && pre != "" {
+		v := verdict{ReadOnly, "read-only command"}
+		v.raise(x.inner([]arg{{val: pre, lit: true, key: x.self.key}}))
+		return v
+	}
+	return verdict{ReadOnly, "read-only command"}
+}
+
+// hashCmd: hash lists or forgets remembered command paths; hash -p PATH NAME makes NAME run PATH.
+func hashCmd(x *call) verdict {
+	opts, _ := optSpec{value: "p"}.leading(x.args)
+	if p, ok := optValue(opts, "-p"); ok {
+		return verdict{Mutating, "hash -p makes a command name run " + p}
+	}
+	return verdict{ReadOnly, "hash only lists or forgets command paths"}
+}
+
+// outputOption makes a handler for a read-only command whose -o/--output writes a file.
+func outputOption(name, valueOpts string, long ...string) func(*call) verdict {
+	spec := optSpec{value: valueOpts, long: longs(long...)}
+	return func(x *call) verdict {
+		opts, _ := spec.scan(x.args)
+		if f, ok := optValue(opts, "-o", "--output"); ok {
+			return writeTarget(name+" -o", "writes", arg{val: f, lit: true})
+		}
+		if has(opts, "--compress-program") {
+			return verdict{Mutating, name + " --compress-program runs another program"}
+		}
+		return verdict{ReadOnly, "read-only command"}
+	}
+}
+
+// readOnlyUnless makes a handler for a checker or formatter that only reports, unless one of
+// flags makes it rewrite files (gofmt -w, eslint --fix).
+func readOnlyUnless(name string, flags ...string) func(*call) verdict {
+	return func(x *call) verdict {
+		for _, a := range x.args {
+			for _, f := range flags {
+				if a.lit && (a.val == f || strings.HasPrefix(a.val, f+"=")) {
+					return verdict{Mutating, name + " " + f + " rewrites files"}
+				}
+			}
+		}
+		return verdict{ReadOnly, name + " only reports"}
+	}
+}
+
+// uniqCmd: uniq IN OUT writes OUT.
+func uniqCmd(x *call) verdict {
+	_, operands := optSpec{value: "fsw", long: longs("skip-fields", "skip-chars", "check-chars")}.scan(x.args)
+	if len(operands) > 1 {
+		return writeTarget("uniq", "writes", operands[1])
+	}
+	return verdict{ReadOnly, "read-only command"}
+}
+
+// xxdCmd: xxd IN OUT writes OUT.
+func xxdCmd(x *call) verdict {
+	_, operands := optSpec{value: "cglsoCn"}.scan(x.args)
+	if len(operands) > 1 {
+		return writeTarget("xxd", "writes", operands[1])
+	}
+	return verdict{ReadOnly, "read-only command"}
+}
+
+// yqCmd: yq -i edits files in place.
+func yqCmd(x *call) verdict {
+	for _, a := range x.args {
+		if a.lit && (a.val == "-i" || a.val == "--inplace" || strings.HasPrefix(a.val, "--inplace=")) {
+			return verdict{Mutating, "yq -i edits files in place"}
+		}
+	}
+	return verdict{ReadOnly, "read-only command"}
+}
+
+// tarCmd: tar -t lists an archive; creating, extracting or updating writes files. Options that
+// run commands (--to-command, --checkpoint-action=exec=, -I PROGRAM) are classified in turn.
+func tarCmd(x *call) verdict {
+	list, write := false, false
+	var runs verdict
+	for i, a := range x.args {
+		if !a.lit {
+			continue
+		}
+		name, value, _ := strings.Cut(a.val, "=")
+		switch name {
+		case "--to-command", "--info-script", "--new-volume-script", "--rsh-command":
+			runs.raise(x.script(value, a))
+			continue
+		case "--checkpoint-action":
+			if cmd, ok := strings.CutPrefix(value, "exec="); ok {
+				runs.raise(x.script(cmd, a))
+			}
+			continue
+		case "--use-compress-program":
+			runs.raise(x.script(value, a))
+			continue
+		case "-I":
+			if i+1 < len(x.args) {
+				runs.raise(joinedScript(x, "tar -I", x.args[i+1:i+2]))
+			}
+			continue
+		}
+		switch {
+		case a.val == "--list":
+			list = true
+		case strings.HasPrefix(a.val, "--"):
+			switch strings.SplitN(a.val, "=", 2)[0] {
+			case "--extract", "--get", "--create", "--append", "--update", "--delete", "--concatenate", "--catenate":
+				write = true
+			}
+		case strings.HasPrefix(a.val, "-") || i == 0: // -tzf, or old style: tar tzf
+			for _, ch := range strings.TrimPrefix(a.val, "-") {
+				switch ch {
+				case 't':
+					list = true
+				case 'x', 'c', 'r', 'u', 'A':
+					write = true
+				}
+			}
+		}
+	}
+	v := verdict{Mutating, "tar writes or extracts files"}
+	if list && !write {
+		v = verdict{ReadOnly, "tar -t only lists an archive"}
+	}
+	v.raise(runs)
+	return v
+}
+
+// unzipCmd: unzip -l/-v/-t/-Z only reads; extracting writes files.
+func unzipCmd(x *call) verdict {
+	opts, _ := optSpec{value: "dxP"}.scan(x.args)
+	if has(opts, "-l", "-v", "-t", "-Z", "-z") {
+		return verdict{ReadOnly, "unzip only lists an archive"}
+	}
+	return verdict{Mutating, "unzip extracts files"}
+}
+
+// compressCmd: gzip and friends replace files, unless writing to stdout, listing or testing.
+func compressCmd(x *call) verdict {
+	opts, _ := optSpec{value: "oSbM", long: longs("suffix", "output")}.scan(x.args)
+	if !has(opts, "-o", "--output") && has(opts, "-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test", "-h", "--help", "-V", "--version") {
+		return verdict{ReadOnly, x.name + " only writes to standard output"}
+	}
+	return verdict{Mutating, x.name + " replaces or writes files"}
+}
+
+// journalctlCmd reads logs; --vacuum-* deletes them.
+func journalctlCmd(x *call) verdict {
+	opts, _ := optSpec{}.scan(x.args)
+	for _, o := range opts {
+		switch {
+		case strings.HasPrefix(o.name, "--vacuum"):
+			return verdict{Destructive, "journalctl " + o.name + " deletes logs"}
+		case o.name == "--rotate" || o.name == "--flush" || o.name == "--sync" || o.name == "--setup-keys":
+			return verdict{Mutating, "journalctl " + o.name + " changes logs"}
+		}
+	}
+	return verdict{ReadOnly, "journalctl reads logs"}
+}
+
+// dpkgCmd: dpkg -l/-L/-s lists, -i installs, -r/-P removes.
+func dpkgCmd(x *call) verdict {
+	opts, _ := optSpec{}.scan(x.args)
+	switch {
+	case has(opts, "-r", "-P", "--remove", "--purge"):
+		return verdict{Destructive, "dpkg removes packages"}
+	case has(opts, "-l", "-L", "-s", "-S", "-p", "-c", "-I", "--list", "--listfiles", "--status", "--search",
+		"--print-avail", "--contents", "--info", "--get-selections", "--version", "--help"):
+		return verdict{ReadOnly, "dpkg only reads"}
+	}
+	return verdict{Mutating, "dpkg changes installed packages"}
+}
