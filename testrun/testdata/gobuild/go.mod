@@ -1,0 +1,3 @@
+module example.com/buildfail
+
+go 1.22

@@ -1,0 +1,9 @@
+package setupfail
+
+import (
+	"testing"
+
+	_ "example.com/missing"
+)
+
+func TestSetup(t *testing.T) {}
