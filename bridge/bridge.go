@@ -6,8 +6,10 @@ package bridge
 import (
 	"context"
 
+	"github.com/jido-run/jido/redact"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/shell"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/walk"
 	lua "github.com/yuin/gopher-lua"
@@ -22,6 +24,9 @@ type Deps struct {
 	Reads  *ReadLog       // the session's read tracking, for compare-and-swap edits
 	Limits runtime.Limits // bounds on Lua->Go conversion of arguments
 	Walker *walk.Walker   // tree walks of list_files, glob and search (nil: one without global excludes)
+	Shell  *shell.Lazy    // the session's command runner (nil: run_shell and run_tests are refused)
+	// Redactor removes secrets from what tools return (nil: the default rules).
+	Redactor *redact.Redactor
 }
 
 // Libraries returns every bridge module of a session, ready for runtime.Options.
@@ -32,12 +37,21 @@ func Libraries(d Deps) []runtime.Library {
 	files := &Files{Deps: d}
 	find := &Find{Deps: d}
 	tools := map[string]lua.LGFunction{}
-	for _, lib := range []runtime.Library{files.Library(), find.Library()} {
+	libs := []runtime.Library{files.Library(), find.Library(), (&Exec{Deps: d}).Library()}
+	for _, lib := range libs {
 		for name, fn := range lib.Funcs {
 			tools[name] = fn
 		}
 	}
-	return []runtime.Library{files.Library(), find.Library(), (&Dispatch{tools: tools}).Library()}
+	return append(libs, (&Dispatch{tools: tools}).Library())
+}
+
+// redactor returns the redaction rules in force.
+func (d Deps) redactor() *redact.Redactor {
+	if d.Redactor == nil {
+		return redact.Default()
+	}
+	return d.Redactor
 }
 
 // toolFunc adapts the Go implementation fn of tool t to a Lua function: it takes one table of

@@ -57,6 +57,7 @@ func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*Re
 			Hint(fmt.Sprintf("Read from a line between 1 and %d", max(1, res.TotalLines)))
 	}
 	f.Reads.Record(canon, ver)
+	res.Content, res.Redacted = f.redactor().String(res.Content)
 	return res, nil
 }
 

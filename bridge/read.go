@@ -37,6 +37,8 @@ type ReadFileResult struct {
 	Truncated  bool   `json:"truncated"`
 	NextOffset int    `json:"next_offset,omitempty"`
 	LinesCut   int    `json:"long_lines_cut,omitempty"`
+	// Redacted counts the secrets replaced by [REDACTED:rule] in content, by rule.
+	Redacted map[string]int `json:"redacted,omitempty"`
 }
 
 // lineWindow is the 1-based inclusive range of lines to return.

@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/jido-run/jido/redact"
 	"github.com/jido-run/jido/search"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/definitions"
@@ -131,13 +132,14 @@ const maxPooledBuffer = 1 << 20
 
 // searchJob is one search call in progress.
 type searchJob struct {
-	root    *security.Root
-	matcher *search.Matcher
-	mode    string
-	limit   int
-	res     *results
-	skipped Skipped
-	files   atomic.Int64
+	redactor *redact.Redactor
+	root     *security.Root
+	matcher  *search.Matcher
+	mode     string
+	limit    int
+	res      *results
+	skipped  Skipped
+	files    atomic.Int64
 }
 
 // Search finds the lines matching a query in the files under path, with git's ignore rules.
@@ -161,7 +163,7 @@ func (f *Find) Search(ctx context.Context, p definitions.SearchParams) (*SearchR
 		return nil, err
 	}
 	job := &searchJob{
-		root: f.Root, matcher: m, mode: p.OutputMode, limit: p.MaxResults,
+		redactor: f.redactor(), root: f.Root, matcher: m, mode: p.OutputMode, limit: p.MaxResults,
 		res: &results{limit: p.MaxResults, prune: p.SortBy != "mtime"},
 	}
 	if !info.IsDir() {
@@ -335,8 +337,8 @@ func (j *searchJob) searchData(name string, data []byte) {
 		var hits []SearchMatch
 		j.matcher.Search(data, func(m search.Match) bool {
 			sm := SearchMatch{
-				Path: name, Line: m.Line, Column: m.Column, MatchText: m.MatchText,
-				Text: m.Text, Before: m.Before, After: m.After,
+				Path: name, Line: m.Line, Column: m.Column, MatchText: j.redact(m.MatchText),
+				Text: j.redact(m.Text), Before: j.redactAll(m.Before), After: j.redactAll(m.After),
 			}
 			if m.EndLine != m.Line {
 				sm.EndLine = m.EndLine
@@ -352,6 +354,20 @@ func (j *searchJob) searchData(name string, data []byte) {
 			j.res.add(&fileHits{path: name, matches: hits}, len(hits))
 		}
 	}
+}
+
+// redact removes secrets from a line shown to the model.
+func (j *searchJob) redact(s string) string {
+	out, _ := j.redactor.String(s)
+	return out
+}
+
+// redactAll redacts context lines.
+func (j *searchJob) redactAll(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = j.redact(l)
+	}
+	return lines
 }
 
 // stampMTimes looks up the modification time of the files with results.

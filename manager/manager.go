@@ -13,6 +13,7 @@ import (
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/shell"
 	"github.com/jido-run/jido/walk"
 )
 
@@ -34,12 +35,18 @@ type Options struct {
 	// than an hour). It walks the whole tree, so long-lived processes (servers, chat) ask for
 	// it and one-shot CLI calls do not: they would pay a full walk per call.
 	SweepTemps bool
+	// Network lets run_shell and run_tests commands reach the network (default: none).
+	Network bool
+	// SandboxHelper is the binary re-executed to confine commands ("" for the running
+	// executable), which must call sandbox.MaybeHelper first thing in main or TestMain.
+	SandboxHelper string
 }
 
 // Manager owns one project root and opens sessions on it.
 type Manager struct {
 	root   *security.Root
 	walker *walk.Walker
+	shell  shell.Options
 	limits runtime.Limits
 	events *eventLog
 }
@@ -53,7 +60,10 @@ func New(opts Options) (*Manager, error) {
 	if opts.SweepTemps {
 		go func() { _, _ = root.SweepTemps(staleTempAge) }()
 	}
-	return &Manager{root: root, walker: walk.New(root, opts.GitExcludes), limits: opts.Limits, events: newEventLog(opts.Events)}, nil
+	return &Manager{
+		root: root, walker: walk.New(root, opts.GitExcludes), limits: opts.Limits, events: newEventLog(opts.Events),
+		shell: shell.Options{Root: root, Network: opts.Network, Helper: opts.SandboxHelper},
+	}, nil
 }
 
 // Root returns the absolute path of the project root.
@@ -65,14 +75,15 @@ func (m *Manager) Close() error { return m.root.Close() }
 // Open starts a new session with a fresh VM.
 func (m *Manager) Open(_ context.Context) (*Session, error) {
 	reads := bridge.NewReadLog()
+	sh := shell.NewLazy(m.shell)
 	vm, err := runtime.New(runtime.Options{
 		Limits:    m.limits,
-		Libraries: bridge.Libraries(bridge.Deps{Root: m.root, Reads: reads, Limits: m.limits, Walker: m.walker}),
+		Libraries: bridge.Libraries(bridge.Deps{Root: m.root, Reads: reads, Limits: m.limits, Walker: m.walker, Shell: sh}),
 	})
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{id: newID(), m: m, vm: vm}
+	s := &Session{id: newID(), m: m, vm: vm, shell: sh}
 	m.events.emit(Event{Event: "session.open", Session: s.id})
 	return s, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/scripts"
+	"github.com/jido-run/jido/shell"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
@@ -55,6 +56,7 @@ type Session struct {
 	id     string
 	m      *Manager
 	vm     *runtime.VM
+	shell  *shell.Lazy // its commands and background jobs, ended by Close
 	mu     sync.Mutex
 	calls  int
 	closed bool

@@ -5,18 +5,21 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // secretVar matches the names of environment variables that hold credentials, which a
 // command must not inherit: tokens, keys, passwords, cloud and AI-provider credentials,
 // agent sockets.
-var secretVar = regexp.MustCompile(`(?i)(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|COOKIE|SESSION|^AWS_|^AZURE_|^ARM_CLIENT|^GOOGLE_APPLICATION_CREDENTIALS$|^GCP_|^GH_|^GITHUB_|^GITLAB_|^OPENAI_|^ANTHROPIC_|^GEMINI_|^HF_|^HUGGING|^SSH_AUTH_SOCK$|^GPG_AGENT|^KUBECONFIG$|^DOCKER_AUTH|^NPM_CONFIG__AUTH|^PGPASSWORD$)`)
+var secretVar = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|COOKIE|SESSION|^AWS_|^AZURE_|^ARM_CLIENT|^GOOGLE_APPLICATION_CREDENTIALS$|^GCP_|^GH_|^GITHUB_|^GITLAB_|^OPENAI_|^ANTHROPIC_|^GEMINI_|^HF_|^HUGGING|^SSH_AUTH_SOCK$|^GPG_AGENT|^KUBECONFIG$|^DOCKER_AUTH|^NPM_CONFIG__AUTH|^PGPASSWORD$)`)
+})
 
 // IsSecretVar reports whether an environment variable name looks like a credential.
-func IsSecretVar(name string) bool { return secretVar.MatchString(name) }
+func IsSecretVar(name string) bool { return secretVar().MatchString(name) }
 
 // validEnvName accepts POSIX environment variable names.
-var validEnvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var validEnvName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // baseEnv is the environment every command starts from: the host's, without credentials,
 // with HOME and TMPDIR in the command's private temp dir, and the toolchain caches pinned

@@ -128,7 +128,7 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 		return nil, err
 	}
 	for k := range req.Env {
-		if !validEnvName.MatchString(k) {
+		if !validEnvName().MatchString(k) {
 			return nil, fmt.Errorf("env: %q is not a valid variable name", k)
 		}
 	}
@@ -276,4 +276,41 @@ func (r *Runner) Close() error {
 		j.kill()
 	}
 	return os.RemoveAll(r.tmp)
+}
+
+// Lazy makes a session's Runner on first use, so that sessions that never run a command
+// pay nothing (no temp dir, no sandbox setup).
+type Lazy struct {
+	opts   Options
+	mu     sync.Mutex
+	r      *Runner
+	err    error
+	closed bool
+}
+
+// NewLazy returns a Lazy runner with opts.
+func NewLazy(opts Options) *Lazy { return &Lazy{opts: opts} }
+
+// Get returns the runner, making it on the first call.
+func (l *Lazy) Get() (*Runner, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return nil, ErrClosed
+	case l.r == nil && l.err == nil:
+		l.r, l.err = New(l.opts)
+	}
+	return l.r, l.err
+}
+
+// Close closes the runner if it was made.
+func (l *Lazy) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	if l.r == nil {
+		return nil
+	}
+	return l.r.Close()
 }

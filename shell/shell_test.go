@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func newRunner(t *testing.T) (*Runner, string) {
+func newRunner(t testing.TB) (*Runner, string) {
 	t.Helper()
 	dir := t.TempDir()
 	root, err := security.Open(dir, security.Options{})

@@ -55,9 +55,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // sessionFlags are the flags of every command that opens a session.
 type sessionFlags struct {
-	root   string
-	yes    bool
-	events string
+	root    string
+	yes     bool
+	events  string
+	network bool
 }
 
 // register adds the session flags to fs.
@@ -65,13 +66,14 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.root, "root", ".", "project root directory")
 	fs.BoolVar(&f.yes, "yes", false, "approve every action of this call without asking")
 	fs.StringVar(&f.events, "events", "", "append NDJSON events to this file")
+	fs.BoolVar(&f.network, "allow-network", false, "let commands (run_shell, run_tests) reach the network")
 }
 
 // withSession opens the project root and one session as the flags say, runs fn with them
 // (and a context cancelled by SIGINT or SIGTERM), closes everything, and returns fn's exit
 // code. A root or event file that cannot be opened is a usage error reported on stderr.
 func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context.Context, *manager.Session) int) int {
-	opts := manager.Options{Root: f.root, GitExcludes: userExcludes()}
+	opts := manager.Options{Root: f.root, GitExcludes: userExcludes(), Network: f.network}
 	if f.events != "" {
 		events, err := os.OpenFile(f.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {

@@ -1,8 +1,13 @@
 // Command jido is the command-line face of the jido sandboxed tool runtime.
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/jido-run/jido/sandbox"
+)
 
 func main() {
+	sandbox.MaybeHelper() // jido re-executes itself to confine the commands it runs
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -27,9 +27,14 @@ var allowedImports = map[string][]string{
 	"ignore":            {},
 	"search":            {},
 	"walk":              {"security", "ignore"},
-	"bridge":            {"security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search"},
-	"manager":           {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search"},
-	"cmd/jido":          {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search"},
+	"sandbox":           {},
+	"shellclass":        {},
+	"redact":            {},
+	"testrun":           {},
+	"shell":             {"sandbox", "security"},
+	"bridge":            {"security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun"},
+	"manager":           {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun"},
+	"cmd/jido":          {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun"},
 }
 
 func TestImportDirection(t *testing.T) {
@@ -52,7 +57,7 @@ func TestImportDirection(t *testing.T) {
 var forbiddenInTools = regexp.MustCompile(`\bos\.(Open|OpenFile|ReadFile|WriteFile|Create|Remove|RemoveAll|Rename|Mkdir|MkdirAll|Stat|Lstat|ReadDir|DirFS|Symlink|Link)\(|filepath\.Join\(`)
 
 func TestToolCodeUsesOnlySecurityRoot(t *testing.T) {
-	for _, dir := range []string{"bridge", "manager", "scripts", "tools/definitions", "edit", "validate", "walk", "ignore", "search"} {
+	for _, dir := range []string{"bridge", "manager", "scripts", "tools/definitions", "edit", "validate", "walk", "ignore", "search", "shellclass", "redact", "testrun"} {
 		files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
 		require.NoError(t, err)
 		require.NotEmpty(t, files, dir)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/sandbox"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,6 +21,7 @@ import (
 var jidoBin string
 
 func TestMain(m *testing.M) {
+	sandbox.MaybeHelper() // the Go API tests run commands with this binary as the sandbox helper
 	if os.Getenv(helperEnv) != "" {
 		os.Exit(runHelper())
 	}

@@ -1,0 +1,218 @@
+package bridge
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"path"
+	"time"
+
+	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/sandbox"
+	"github.com/jido-run/jido/shell"
+	"github.com/jido-run/jido/shellclass"
+	"github.com/jido-run/jido/testrun"
+	"github.com/jido-run/jido/tools/definitions"
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Exec is the bridge module of the tools that run commands.
+type Exec struct{ Deps }
+
+// Library exposes the module's functions to snippets.
+func (e *Exec) Library() runtime.Library {
+	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
+		"run_shell":  toolFunc(definitions.RunShell, e.Limits, e.RunShell),
+		"job_output": toolFunc(definitions.JobOutput, e.Limits, e.JobOutput),
+		"job_kill":   toolFunc(definitions.JobKill, e.Limits, e.JobKill),
+		"run_tests":  toolFunc(definitions.RunTests, e.Limits, e.RunTests),
+	}}
+}
+
+// ShellResult is the result of run_shell: the command's outcome (or, for a background
+// command, its job id) with its classification.
+type ShellResult struct {
+	Class   string   `json:"class"`
+	Reasons []string `json:"class_reasons,omitempty"`
+	JobID   string   `json:"job_id,omitempty"`
+	*shell.Result
+	Redacted map[string]int `json:"redacted,omitempty"`
+}
+
+// runner returns the session's shell runner.
+func (e *Exec) runner() (*shell.Runner, error) {
+	if e.Shell == nil {
+		return nil, definitions.NewError(definitions.PermissionError, "this session cannot run commands").
+			Hint("Open the session with a shell (manager.Options) to use run_shell and run_tests")
+	}
+	r, err := e.Shell.Get()
+	if err != nil {
+		return nil, definitions.NewError(definitions.ProcessError, "starting the session's shell: %v", err)
+	}
+	return r, nil
+}
+
+// RunShell runs a command line or an argv in the sandbox.
+func (e *Exec) RunShell(ctx context.Context, p definitions.RunShellParams) (*ShellResult, error) {
+	if (p.Command == "") == (len(p.Cmd) == 0) {
+		return nil, definitions.NewError(definitions.ValidationError, "run_shell: give exactly one of `command` (a shell line) or `cmd` (an argv)").
+			With("field", "command").Hint(`Pass {"command": "go test ./..."} or {"cmd": ["go", "test", "./..."]}`)
+	}
+	class := shellclass.Classify(p.Command)
+	if len(p.Cmd) > 0 {
+		class = shellclass.ClassifyArgv(p.Cmd)
+	}
+	r, err := e.runner()
+	if err != nil {
+		return nil, err
+	}
+	req := shell.Request{
+		Command: p.Command, Argv: p.Cmd, Cwd: p.Cwd, Env: p.Env, Stdin: p.Stdin,
+		Timeout: seconds(p.Timeout), Output: p.MaxOutput,
+	}
+	res := &ShellResult{Class: class.Class.String(), Reasons: class.Reasons}
+	if p.Background {
+		job, err := r.Start(req)
+		if err != nil {
+			return nil, shellError(err)
+		}
+		res.JobID = job.ID
+		return res, nil
+	}
+	out, err := r.Run(ctx, req)
+	if err != nil {
+		return nil, shellError(err)
+	}
+	res.Result = out
+	res.Redacted = e.redactStreams(&out.Stdout, &out.Stderr)
+	return res, nil
+}
+
+// JobStatus is the result of job_output and job_kill.
+type JobStatus struct {
+	*shell.JobStatus
+	Redacted map[string]int `json:"redacted,omitempty"`
+}
+
+// JobOutput returns a background job's new output.
+func (e *Exec) JobOutput(ctx context.Context, p definitions.JobOutputParams) (*JobStatus, error) {
+	r, err := e.runner()
+	if err != nil {
+		return nil, err
+	}
+	st, err := r.Output(ctx, p.JobID, seconds(p.Wait))
+	if err != nil {
+		return nil, jobError(err, p.JobID)
+	}
+	return &JobStatus{JobStatus: st, Redacted: e.redactStreams(&st.Stdout, &st.Stderr)}, nil
+}
+
+// JobKill kills a background job.
+func (e *Exec) JobKill(_ context.Context, p definitions.JobKillParams) (*JobStatus, error) {
+	r, err := e.runner()
+	if err != nil {
+		return nil, err
+	}
+	st, err := r.Kill(p.JobID)
+	if err != nil {
+		return nil, jobError(err, p.JobID)
+	}
+	return &JobStatus{JobStatus: st, Redacted: e.redactStreams(&st.Stdout, &st.Stderr)}, nil
+}
+
+// redactStreams redacts secrets from command output in place and counts them by rule.
+func (e *Exec) redactStreams(streams ...*string) map[string]int {
+	var total map[string]int
+	for _, s := range streams {
+		var n map[string]int
+		*s, n = e.redactor().String(*s)
+		for rule, k := range n {
+			if total == nil {
+				total = map[string]int{}
+			}
+			total[rule] += k
+		}
+	}
+	return total
+}
+
+// seconds converts a tool's seconds argument.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// shellError maps the errors of starting a command.
+func shellError(err error) error {
+	if errors.Is(err, shell.ErrClosed) {
+		return definitions.NewError(definitions.ProcessError, "%v", err).Hint("Open a new session")
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) { // the cwd: toolError explains it
+		return err
+	}
+	return definitions.NewError(definitions.ProcessError, "the command could not start: %v", err).
+		Hint("Check the command and cwd; programs must be installed on the machine")
+}
+
+// jobError maps an unknown job id.
+func jobError(err error, id string) error {
+	return definitions.NewError(definitions.ValidationError, "%v", err).With("job_id", id).
+		Hint("Use the job_id that run_shell with background: true returned, in the same session")
+}
+
+// testOutputLimit is how much of a test run's output is kept in memory for parsing
+// (go test -json of a large project prints megabytes); the rest is in the output files.
+const testOutputLimit = 16 << 20
+
+// RunTestsResult is the result of run_tests: the parsed summary and how the run ended.
+type RunTestsResult struct {
+	*testrun.Summary
+	Command  []string            `json:"command"`
+	ExitCode int                 `json:"exit_code"`
+	TimedOut bool                `json:"timed_out"`
+	Sandbox  sandbox.Confinement `json:"sandbox"`
+	Files    map[string]string   `json:"output_files,omitempty"`
+}
+
+// RunTests detects the project's test runner, runs it in the sandbox and parses its
+// structured output.
+func (e *Exec) RunTests(ctx context.Context, p definitions.RunTestsParams) (*RunTestsResult, error) {
+	r, err := e.runner()
+	if err != nil {
+		return nil, err
+	}
+	reportDir := shell.OutputDir + "/tests-" + newReportID()
+	if err := e.Root.MkdirAll(reportDir); err != nil {
+		return nil, err
+	}
+	plan, err := testrun.Detect(e.Root.FS(), testrun.Options{
+		Path: p.Path, Selector: p.Selector, Runner: testrun.Runner(p.Runner), Command: p.Command, ReportDir: reportDir,
+	})
+	if err != nil {
+		return nil, definitions.NewError(definitions.ValidationError, "run_tests: %v", err).With("path", p.Path).
+			Hint("Pass runner (go, node, npm, pytest, cargo, ert, make) or command to say how to run the tests")
+	}
+	out, err := r.Run(ctx, shell.Request{Argv: plan.Argv, Cwd: plan.Dir, Env: plan.Env, Timeout: seconds(p.Timeout), Output: testOutputLimit})
+	if err != nil {
+		return nil, shellError(err)
+	}
+	var report []byte
+	if plan.Report != "" {
+		if f, err := e.Root.ReadFile(path.Join(plan.Dir, plan.Report)); err == nil {
+			report = f.Data
+		}
+	}
+	sum := testrun.Parse(plan, []byte(out.Stdout), []byte(out.Stderr), out.ExitCode, report)
+	sum.Report, _ = e.redactor().String(sum.Report)
+	for i := range sum.Failures {
+		sum.Failures[i].Message, _ = e.redactor().String(sum.Failures[i].Message)
+	}
+	return &RunTestsResult{Summary: &sum, Command: plan.Argv, ExitCode: out.ExitCode, TimedOut: out.TimedOut, Sandbox: out.Sandbox, Files: out.Files}, nil
+}
+
+// newReportID names a test run's report directory.
+func newReportID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,3 @@
+-- job_kill: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.job_kill(args)

@@ -1,0 +1,3 @@
+-- job_output: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.job_output(args)

@@ -1,0 +1,3 @@
+-- run_tests: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.run_tests(args)

@@ -1,0 +1,9 @@
+package definitions
+
+// JobKillParams are the arguments of job_kill.
+type JobKillParams struct {
+	JobID string `json:"job_id" jsonschema:"the job_id run_shell returned"`
+}
+
+// JobKill declares job_kill.
+var JobKill = define[JobKillParams]("job_kill", Flags{Mutating: true})
