@@ -37,6 +37,9 @@ type Options struct {
 	SweepTemps bool
 	// Network lets run_shell and run_tests commands reach the network (default: none).
 	Network bool
+	// SandboxReadOnly and SandboxReadWrite are host paths commands may also read, or read
+	// and write (the root, a private temp dir, system and toolchain directories always).
+	SandboxReadOnly, SandboxReadWrite []string
 	// SandboxHelper is the binary re-executed to confine commands ("" for the running
 	// executable), which must call sandbox.MaybeHelper first thing in main or TestMain.
 	SandboxHelper string
@@ -62,7 +65,10 @@ func New(opts Options) (*Manager, error) {
 	}
 	return &Manager{
 		root: root, walker: walk.New(root, opts.GitExcludes), limits: opts.Limits, events: newEventLog(opts.Events),
-		shell: shell.Options{Root: root, Network: opts.Network, Helper: opts.SandboxHelper},
+		shell: shell.Options{
+			Root: root, Network: opts.Network, Helper: opts.SandboxHelper,
+			ReadOnly: opts.SandboxReadOnly, ReadWrite: opts.SandboxReadWrite,
+		},
 	}, nil
 }
 

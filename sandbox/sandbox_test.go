@@ -150,3 +150,21 @@ func TestForkBombIsContained(t *testing.T) {
 		assert.True(t, os.IsNotExist(err), "the cgroup is removed")
 	}
 }
+
+func TestPolicyAddsPaths(t *testing.T) {
+	requireLandlock(t)
+	f := newFixture(t)
+	extra := filepath.Join(f.base, "shared")
+	require.NoError(t, os.MkdirAll(extra, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(extra, "data.txt"), []byte("shared data\n"), 0o644))
+	ro, err := New("", Policy{Root: f.root, TempDir: f.tmp, ReadOnly: []string{extra}})
+	require.NoError(t, err)
+	out, code, _ := run(t, ro, f.root, "cat "+filepath.Join(extra, "data.txt"))
+	assert.Equal(t, 0, code, out)
+	_, code, _ = run(t, ro, f.root, "echo x > "+filepath.Join(extra, "new.txt"))
+	assert.NotEqual(t, 0, code, "read-only stays read-only")
+	rw, err := New("", Policy{Root: f.root, TempDir: f.tmp, ReadWrite: []string{extra}})
+	require.NoError(t, err)
+	out, code, _ = run(t, rw, f.root, "echo x > "+filepath.Join(extra, "new.txt"))
+	assert.Equal(t, 0, code, out)
+}

@@ -49,10 +49,11 @@ type Runner struct {
 
 // Options configure a Runner.
 type Options struct {
-	Root    *security.Root
-	Network bool     // allow network access
-	Helper  string   // the sandbox helper binary ("" for the running executable)
-	Extra   []string // more read-write paths
+	Root      *security.Root
+	Network   bool     // allow network access
+	Helper    string   // the sandbox helper binary ("" for the running executable)
+	ReadOnly  []string // more host paths commands may read
+	ReadWrite []string // more host paths commands may read and write
 }
 
 // New makes a runner with its private temp dir.
@@ -61,7 +62,7 @@ func New(o Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb, err := sandbox.New(o.Helper, sandbox.Policy{Root: o.Root.Path(), TempDir: tmp, Network: o.Network, ReadWrite: o.Extra})
+	sb, err := sandbox.New(o.Helper, sandbox.Policy{Root: o.Root.Path(), TempDir: tmp, Network: o.Network, ReadOnly: o.ReadOnly, ReadWrite: o.ReadWrite})
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
