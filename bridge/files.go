@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/jido-run/jido/edit"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/definitions"
@@ -67,6 +68,8 @@ type WriteFileResult struct {
 	BytesWritten int    `json:"bytes_written"`
 	Created      bool   `json:"created"`
 	Appended     bool   `json:"appended"`
+	DryRun       bool   `json:"dry_run,omitempty"`
+	Diff         string `json:"diff,omitempty"` // the change a dry run would make
 }
 
 // WriteFile replaces (or appends to, or creates) a file atomically. Replacing an existing
@@ -106,6 +109,9 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 			return nil, err
 		}
 	}
+	if p.DryRun {
+		return f.previewWrite(p, exists, data)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -115,6 +121,25 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 	}
 	f.Reads.Record(canon, ver)
 	return &WriteFileResult{Path: canon, BytesWritten: len(p.Content), Created: !exists, Appended: exists && p.Append}, nil
+}
+
+// previewWrite is write_file's dry run: the diff from the current content, nothing written.
+func (f *Files) previewWrite(p definitions.WriteFileParams, exists bool, data []byte) (*WriteFileResult, error) {
+	canon, err := f.Root.Resolve(p.Path)
+	if err != nil {
+		return nil, err
+	}
+	before := ""
+	if exists {
+		cur, err := f.Root.ReadFile(canon)
+		if err != nil {
+			return nil, err
+		}
+		before = string(cur.Data)
+	}
+	diff, _, _ := edit.Diff(canon, before, string(data))
+	diff, _ = f.redactor().String(diff)
+	return &WriteFileResult{Path: canon, BytesWritten: len(p.Content), Created: !exists, Appended: exists && p.Append, DryRun: true, Diff: diff}, nil
 }
 
 // guardWrite applies parseGuard to a write of data over the named file.
@@ -156,10 +181,16 @@ func (f *Files) seen(name, action string) (security.Version, error) {
 type DeleteFileResult struct {
 	Path    string `json:"path"`
 	Deleted bool   `json:"deleted"`
+	DryRun  bool   `json:"dry_run,omitempty"`
+	Type    string `json:"type,omitempty"`    // what a dry run would delete
+	Entries int    `json:"entries,omitempty"` // files and directories under a directory a dry run would delete
 }
 
 // DeleteFile removes a file, a symlink, or with recursive a directory tree.
 func (f *Files) DeleteFile(ctx context.Context, p definitions.DeleteFileParams) (*DeleteFileResult, error) {
+	if p.DryRun {
+		return f.previewDelete(p)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -177,10 +208,15 @@ func (f *Files) DeleteFile(ctx context.Context, p definitions.DeleteFileParams) 
 type MoveFileResult struct {
 	Source      string `json:"source"`
 	Destination string `json:"destination"`
+	DryRun      bool   `json:"dry_run,omitempty"`
+	Overwrites  bool   `json:"overwrites,omitempty"` // the destination exists and would be replaced
 }
 
 // MoveFile renames a file or directory inside the root, never following the last component.
 func (f *Files) MoveFile(ctx context.Context, p definitions.MoveFileParams) (*MoveFileResult, error) {
+	if p.DryRun {
+		return f.previewMove(p)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -196,4 +232,56 @@ func (f *Files) MoveFile(ctx context.Context, p definitions.MoveFileParams) (*Mo
 		return nil, err
 	}
 	return &MoveFileResult{Source: src, Destination: dst}, nil
+}
+
+// previewDelete is delete_file's dry run: what exists at the path and, for a directory,
+// how many entries it holds; the same refusals as a real delete for a missing path or a
+// directory without recursive. (Remove's own checks, such as a secret inside a tree, run
+// only for real.)
+func (f *Files) previewDelete(p definitions.DeleteFileParams) (*DeleteFileResult, error) {
+	info, err := f.Root.Lstat(p.Path)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := f.Root.Clean(p.Path)
+	if err != nil {
+		return nil, err
+	}
+	res := &DeleteFileResult{Path: rel, DryRun: true, Type: entryType(info.Mode())}
+	if info.IsDir() {
+		if !p.Recursive {
+			return nil, &fs.PathError{Op: "remove", Path: rel, Err: fmt.Errorf("%w: set recursive to remove a directory", security.ErrIsDir)}
+		}
+		_ = fs.WalkDir(f.Root.FS(), rel, func(name string, _ fs.DirEntry, err error) error {
+			if err == nil && name != rel {
+				res.Entries++
+			}
+			return nil
+		})
+	}
+	return res, nil
+}
+
+// previewMove is move_file's dry run: the source must exist, and a destination that exists
+// is refused unless overwrite, as the real move would.
+func (f *Files) previewMove(p definitions.MoveFileParams) (*MoveFileResult, error) {
+	if _, err := f.Root.Lstat(p.Source); err != nil {
+		return nil, err
+	}
+	src, err := f.Root.Clean(p.Source)
+	if err != nil {
+		return nil, err
+	}
+	dst, err := f.Root.Clean(p.Destination)
+	if err != nil {
+		return nil, err
+	}
+	res := &MoveFileResult{Source: src, Destination: dst, DryRun: true}
+	if _, err := f.Root.Lstat(p.Destination); err == nil {
+		if !p.Overwrite {
+			return nil, &fs.PathError{Op: "rename", Path: dst, Err: fs.ErrExist}
+		}
+		res.Overwrites = true
+	}
+	return res, nil
 }

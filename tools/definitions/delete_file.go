@@ -4,6 +4,7 @@ package definitions
 type DeleteFileParams struct {
 	Path      string `json:"path" jsonschema:"file or directory to delete, relative to the project root"`
 	Recursive bool   `json:"recursive,omitempty" jsonschema:"required to delete a directory and everything in it"`
+	DryRun    bool   `json:"dry_run,omitempty" jsonschema:"say what would be deleted without deleting it"`
 }
 
 // DeleteFile declares delete_file.

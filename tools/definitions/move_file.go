@@ -5,6 +5,7 @@ type MoveFileParams struct {
 	Source      string `json:"source" jsonschema:"file or directory to move, relative to the project root"`
 	Destination string `json:"destination" jsonschema:"new path, relative to the project root; parent directories are created"`
 	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace an existing destination file"`
+	DryRun      bool   `json:"dry_run,omitempty" jsonschema:"say what the move would do without moving anything"`
 }
 
 // MoveFile declares move_file.

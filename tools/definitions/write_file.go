@@ -7,6 +7,7 @@ type WriteFileParams struct {
 	Append          bool   `json:"append,omitempty" jsonschema:"add content at the end of the file instead of replacing it"`
 	CreateIfMissing bool   `json:"create_if_missing,omitempty" default:"true" jsonschema:"create the file (and its parent directories) when it does not exist"`
 	Force           bool   `json:"force,omitempty" jsonschema:"write even if the content does not parse (Go, JSON, Lua, Lisp, YAML, TOML) where the file did"`
+	DryRun          bool   `json:"dry_run,omitempty" jsonschema:"return the diff of the write without changing anything"`
 }
 
 // WriteFile declares write_file.
