@@ -25,6 +25,7 @@ type Deps struct {
 	Limits runtime.Limits // bounds on Lua->Go conversion of arguments
 	Walker *walk.Walker   // tree walks of list_files, glob and search (nil: one without global excludes)
 	Shell  *shell.Lazy    // the session's command runner (nil: run_shell and run_tests are refused)
+	Gate   Gate           // approves or refuses every call (nil: everything runs)
 	// Redactor removes secrets from what tools return (nil: the default rules).
 	Redactor *redact.Redactor
 }
@@ -55,20 +56,23 @@ func (d Deps) redactor() *redact.Redactor {
 }
 
 // toolFunc adapts the Go implementation fn of tool t to a Lua function: it takes one table of
-// arguments and returns the result table, or nil and an error table {type, message, details, recovery}.
+// arguments, validates them, asks the gate, and returns the result table, or nil and an error
+// table {type, message, details, recovery}.
 // A non-table argument is a programming error of the script and raises.
-func toolFunc[P, R any](t *definitions.Tool, lim runtime.Limits, fn func(context.Context, P) (R, error)) lua.LGFunction {
+func toolFunc[P, R any](d Deps, t *definitions.Tool, fn func(context.Context, P) (R, error)) lua.LGFunction {
 	return func(L *lua.LState) int {
-		args, terr := tableArgs(L, 1, lim)
+		args, terr := tableArgs(L, 1, d.Limits)
 		if terr == nil {
 			var p P
 			if p, terr = definitions.Decode[P](t, args); terr == nil {
-				res, err := fn(L.Context(), p)
-				if err == nil {
-					runtime.PushResult(L, res)
-					return 1
+				if terr = gated(L.Context(), d, t, p, fn); terr == nil {
+					res, err := fn(L.Context(), p)
+					if err == nil {
+						runtime.PushResult(L, res)
+						return 1
+					}
+					terr = toolError(err)
 				}
-				terr = toolError(err)
 			}
 		}
 		L.Push(lua.LNil)

@@ -24,10 +24,10 @@ type Exec struct{ Deps }
 // Library exposes the module's functions to snippets.
 func (e *Exec) Library() runtime.Library {
 	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
-		"run_shell":  toolFunc(definitions.RunShell, e.Limits, e.RunShell),
-		"job_output": toolFunc(definitions.JobOutput, e.Limits, e.JobOutput),
-		"job_kill":   toolFunc(definitions.JobKill, e.Limits, e.JobKill),
-		"run_tests":  toolFunc(definitions.RunTests, e.Limits, e.RunTests),
+		"run_shell":  toolFunc(e.Deps, definitions.RunShell, e.RunShell),
+		"job_output": toolFunc(e.Deps, definitions.JobOutput, e.JobOutput),
+		"job_kill":   toolFunc(e.Deps, definitions.JobKill, e.JobKill),
+		"run_tests":  toolFunc(e.Deps, definitions.RunTests, e.RunTests),
 	}}
 }
 

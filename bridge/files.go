@@ -21,13 +21,13 @@ type Files struct{ Deps }
 // Library exposes the module's functions to snippets.
 func (f *Files) Library() runtime.Library {
 	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
-		"read_file":   toolFunc(definitions.ReadFile, f.Limits, f.ReadFile),
-		"write_file":  toolFunc(definitions.WriteFile, f.Limits, f.WriteFile),
-		"edit_file":   toolFunc(definitions.EditFile, f.Limits, f.EditFile),
-		"edit_region": toolFunc(definitions.EditRegion, f.Limits, f.EditRegion),
-		"multi_edit":  toolFunc(definitions.MultiEdit, f.Limits, f.MultiEdit),
-		"delete_file": toolFunc(definitions.DeleteFile, f.Limits, f.DeleteFile),
-		"move_file":   toolFunc(definitions.MoveFile, f.Limits, f.MoveFile),
+		"read_file":   toolFunc(f.Deps, definitions.ReadFile, f.ReadFile),
+		"write_file":  toolFunc(f.Deps, definitions.WriteFile, f.WriteFile),
+		"edit_file":   toolFunc(f.Deps, definitions.EditFile, f.EditFile),
+		"edit_region": toolFunc(f.Deps, definitions.EditRegion, f.EditRegion),
+		"multi_edit":  toolFunc(f.Deps, definitions.MultiEdit, f.MultiEdit),
+		"delete_file": toolFunc(f.Deps, definitions.DeleteFile, f.DeleteFile),
+		"move_file":   toolFunc(f.Deps, definitions.MoveFile, f.MoveFile),
 	}}
 }
 

@@ -28,11 +28,11 @@ type Find struct{ Deps }
 // Library exposes the module's functions to snippets.
 func (f *Find) Library() runtime.Library {
 	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
-		"list_dir":    toolFunc(definitions.ListDir, f.Limits, f.ListDir),
-		"list_files":  toolFunc(definitions.ListFiles, f.Limits, f.ListFiles),
-		"glob":        toolFunc(definitions.Glob, f.Limits, f.Glob),
-		"file_exists": toolFunc(definitions.FileExists, f.Limits, f.FileExists),
-		"search":      toolFunc(definitions.Search, f.Limits, f.Search),
+		"list_dir":    toolFunc(f.Deps, definitions.ListDir, f.ListDir),
+		"list_files":  toolFunc(f.Deps, definitions.ListFiles, f.ListFiles),
+		"glob":        toolFunc(f.Deps, definitions.Glob, f.Glob),
+		"file_exists": toolFunc(f.Deps, definitions.FileExists, f.FileExists),
+		"search":      toolFunc(f.Deps, definitions.Search, f.Search),
 	}}
 }
 

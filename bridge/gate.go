@@ -1,0 +1,61 @@
+package bridge
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/jido-run/jido/tools/definitions"
+)
+
+// Gate decides whether a tool call may run. Every call of every bridge tool passes it,
+// however it was made (jido.<tool>, jido.call, a user's Lua tool), after its arguments are
+// validated and before anything happens; a refusal is returned to the snippet as the
+// call's error. A nil Gate lets everything run.
+type Gate interface {
+	Check(ctx context.Context, call Call) *definitions.ToolError
+}
+
+// Call is a validated tool call awaiting the gate's decision.
+type Call struct {
+	Tool   *definitions.Tool
+	Params any // the tool's params struct (definitions.*Params), by value
+	// Preview runs the call as a dry run and returns its result (a diff for file edits);
+	// nil for tools without dry_run.
+	Preview func(ctx context.Context) (any, error)
+}
+
+// gated runs the gate for a decoded call of t with params p; fn is the tool.
+func gated[P, R any](ctx context.Context, d Deps, t *definitions.Tool, p P, fn func(context.Context, P) (R, error)) *definitions.ToolError {
+	if d.Gate == nil || isDryRun(p) {
+		return nil // a dry run changes nothing: it needs no approval
+	}
+	call := Call{Tool: t, Params: p}
+	if dry, ok := withDryRun(p); ok {
+		call.Preview = func(ctx context.Context) (any, error) { return fn(ctx, dry) }
+	}
+	return d.Gate.Check(ctx, call)
+}
+
+// isDryRun reports whether params ask for a dry run.
+func isDryRun(p any) bool {
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Struct {
+		return false
+	}
+	f := v.FieldByName("DryRun")
+	return f.IsValid() && f.Kind() == reflect.Bool && f.Bool()
+}
+
+// withDryRun returns a copy of params with DryRun set, when the tool has one.
+func withDryRun[P any](p P) (P, bool) {
+	v := reflect.ValueOf(&p).Elem()
+	if v.Kind() != reflect.Struct {
+		return p, false
+	}
+	f := v.FieldByName("DryRun")
+	if !f.IsValid() || f.Kind() != reflect.Bool {
+		return p, false
+	}
+	f.SetBool(true)
+	return p, true
+}
