@@ -1,0 +1,512 @@
+package policy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// Config files are decoded twice: go-toml's strict decoder checks syntax,
+// keys and types (its errors carry line and column), then a walk over the
+// syntax tree finds where each rule, key and path glob is, so that semantic
+// errors (bad class, glob or mode) can name a line too, and so that Revoke
+// can cut a rule's table out of the file text while keeping the rest.
+
+// fileConfig is the shape of a config file.
+type fileConfig struct {
+	Mode  *string             `toml:"mode"`
+	Allow []tomlRule          `toml:"allow"`
+	Ask   []tomlRule          `toml:"ask"`
+	Deny  []tomlRule          `toml:"deny"`
+	Roles map[string]tomlRole `toml:"roles"`
+}
+
+type tomlRule struct {
+	Tool    string   `toml:"tool"`
+	Paths   []string `toml:"paths"`
+	Command string   `toml:"command"`
+	Class   string   `toml:"class"`
+}
+
+type tomlRole struct {
+	Tools *[]string `toml:"tools"`
+}
+
+// pos is a 1-based line and column; line 0 means unknown.
+type pos struct{ line, col int }
+
+// ruleLoc says where a rule is in the file text.
+type ruleLoc struct {
+	action Action
+	at     pos
+	offset int  // byte offset of the header or inline table, for ordering
+	start  int  // offset of the start of the header line
+	inline bool // an inline table in `allow = [...]`: cannot be cut out
+	keys   map[string]pos
+	paths  []pos
+}
+
+type parsedRule struct {
+	rule Rule
+	loc  *ruleLoc
+}
+
+// parsedConfig is a checked config file.
+type parsedConfig struct {
+	mode    Mode
+	hasMode bool
+	rules   []parsedRule // in document order
+	roles   map[string][]string
+	headers []int // offsets of the start of every table header line
+}
+
+var actionByName = map[string]Action{"allow": Allow, "ask": Ask, "deny": Deny}
+
+// configError formats a problem at a position of a file.
+func configError(name string, at pos, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if at.line == 0 {
+		return fmt.Errorf("%s: %s", name, msg)
+	}
+	return fmt.Errorf("%s:%d:%d: %s", name, at.line, at.col, msg)
+}
+
+// parseConfig decodes and checks the config text data of file name.
+func parseConfig(name string, data []byte) (*parsedConfig, error) {
+	var fc fileConfig
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&fc); err != nil {
+		return nil, decodeError(name, err)
+	}
+	sc := scanConfig(data)
+
+	pc := &parsedConfig{roles: map[string][]string{}, headers: sc.headers}
+	if fc.Mode != nil {
+		m, err := ParseMode(*fc.Mode)
+		if err != nil {
+			return nil, configError(name, sc.mode, "%v", err)
+		}
+		pc.mode, pc.hasMode = m, true
+	}
+	for _, group := range []struct {
+		action Action
+		rules  []tomlRule
+	}{{Allow, fc.Allow}, {Ask, fc.Ask}, {Deny, fc.Deny}} {
+		locs := sc.rules[group.action]
+		if len(locs) != len(group.rules) {
+			return nil, configError(name, pos{}, "%s rules must be [[%s]] tables or an inline array of tables", group.action, group.action)
+		}
+		for i, tr := range group.rules {
+			r := Rule{Action: group.action, Tool: tr.Tool, Paths: tr.Paths, Command: tr.Command, Class: tr.Class}
+			if err := checkRule(name, r, locs[i]); err != nil {
+				return nil, err
+			}
+			pc.rules = append(pc.rules, parsedRule{rule: r, loc: locs[i]})
+		}
+	}
+	sort.SliceStable(pc.rules, func(i, j int) bool { return pc.rules[i].loc.offset < pc.rules[j].loc.offset })
+	for role, v := range fc.Roles {
+		if v.Tools == nil {
+			return nil, configError(name, sc.roles[role], "role %q has no tools key", role)
+		}
+		pc.roles[role] = append([]string{}, *v.Tools...)
+	}
+	return pc, nil
+}
+
+// checkRule reports a bad rule field at its position.
+func checkRule(name string, r Rule, loc *ruleLoc) error {
+	field, msg := validateRule(r)
+	if field == "" {
+		return nil
+	}
+	at, ok := loc.keys[field]
+	if !ok {
+		at = loc.at
+	}
+	if field == "paths" {
+		for i, p := range r.Paths {
+			if f, _ := validateRule(Rule{Paths: []string{p}}); f != "" && i < len(loc.paths) {
+				at = loc.paths[i]
+				break
+			}
+		}
+	}
+	return configError(name, at, "%s rule: %s: %s", r.Action, field, msg)
+}
+
+// decodeError turns a go-toml error into "file:line:col: problem".
+func decodeError(name string, err error) error {
+	var se *toml.StrictMissingError
+	if errors.As(err, &se) && len(se.Errors) > 0 {
+		de := se.Errors[0]
+		line, col := de.Position()
+		return configError(name, pos{line, col}, "unknown key %q", strings.Join(de.Key(), "."))
+	}
+	var de *toml.DecodeError
+	if !errors.As(err, &de) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	line, col := de.Position()
+	msg := strings.TrimPrefix(de.Error(), "toml: ")
+	if key := de.Key(); strings.Contains(msg, "cannot decode") && len(key) > 0 {
+		msg = fmt.Sprintf("wrong type for %q: want %s", strings.Join(key, "."), wantType(key))
+	}
+	return configError(name, pos{line, col}, "%s", msg)
+}
+
+// wantType names the TOML type expected for key.
+func wantType(key []string) string {
+	last := key[len(key)-1]
+	switch {
+	case len(key) == 2 && key[0] == "roles":
+		return "a table"
+	case last == "paths" || last == "tools":
+		return "an array of strings"
+	case last == "allow" || last == "ask" || last == "deny":
+		return "an array of tables"
+	case last == "roles":
+		return "a table"
+	}
+	return "a string"
+}
+
+// scanned holds the positions found by scanConfig.
+type scanned struct {
+	mode    pos
+	rules   map[Action][]*ruleLoc // per action, in document order
+	roles   map[string]pos
+	headers []int
+}
+
+// scanConfig walks the syntax tree of data, which must be valid TOML, and
+// records where things are.
+func scanConfig(data []byte) scanned {
+	sc := scanned{rules: map[Action][]*ruleLoc{}, roles: map[string]pos{}}
+	var p unstable.Parser
+	p.Reset(data)
+	// Line starts, to turn offsets into positions without rescanning.
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	at := func(off int) pos {
+		line := sort.SearchInts(starts, off+1) // first start > off
+		return pos{line, off - starts[line-1] + 1}
+	}
+	var cur *ruleLoc // the rule table being read
+	var table []string
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			keys, off := keyParts(e)
+			start := lineStart(data, off)
+			first := start + len(data[start:off]) - len(bytes.TrimLeft(data[start:off], " \t"))
+			sc.headers = append(sc.headers, start)
+			table, cur = keys, nil
+			if a, ok := actionByName[single(keys)]; ok {
+				cur = &ruleLoc{action: a, at: at(first), offset: first, start: start, keys: map[string]pos{}}
+				sc.rules[a] = append(sc.rules[a], cur)
+			} else if len(keys) == 2 && keys[0] == "roles" {
+				sc.roles[keys[1]] = at(first)
+			}
+		case unstable.KeyValue:
+			keys, _ := keyParts(e)
+			kv := at(int(e.Raw.Offset))
+			switch {
+			case cur != nil:
+				recordKey(cur, keys, e, at)
+			case table == nil && single(keys) == "mode":
+				sc.mode = kv
+			case single(table) == "roles" && len(keys) >= 1:
+				sc.roles[keys[0]] = kv
+			case table == nil && len(keys) == 2 && keys[0] == "roles":
+				sc.roles[keys[1]] = kv
+			case table == nil:
+				a, ok := actionByName[single(keys)]
+				if !ok || e.Value().Kind != unstable.Array {
+					break
+				}
+				for it := e.Value().Children(); it.Next(); {
+					n := it.Node()
+					if n.Kind != unstable.InlineTable {
+						continue
+					}
+					off := int(n.Raw.Offset)
+					loc := &ruleLoc{action: a, at: at(off), offset: off, start: -1, inline: true, keys: map[string]pos{}}
+					for kvs := n.Children(); kvs.Next(); {
+						if k := kvs.Node(); k.Kind == unstable.KeyValue {
+							ks, _ := keyParts(k)
+							recordKey(loc, ks, k, at)
+						}
+					}
+					sc.rules[a] = append(sc.rules[a], loc)
+				}
+			}
+		}
+	}
+	return sc
+}
+
+// recordKey notes where a key of a rule (and each of its path globs) is.
+func recordKey(loc *ruleLoc, keys []string, kv *unstable.Node, at func(int) pos) {
+	k := single(keys)
+	if k == "" {
+		return
+	}
+	loc.keys[k] = at(int(kv.Raw.Offset))
+	if k == "paths" && kv.Value().Kind == unstable.Array {
+		for it := kv.Value().Children(); it.Next(); {
+			if n := it.Node(); n.Kind == unstable.String {
+				loc.paths = append(loc.paths, at(int(n.Raw.Offset)))
+			}
+		}
+	}
+}
+
+// keyParts returns the parts of the key of a table or key-value node and the
+// offset of its first part.
+func keyParts(n *unstable.Node) ([]string, int) {
+	var parts []string
+	off := -1
+	for it := n.Key(); it.Next(); {
+		k := it.Node()
+		if off < 0 {
+			off = int(k.Raw.Offset)
+		}
+		parts = append(parts, string(k.Data))
+	}
+	return parts, max(off, 0)
+}
+
+func single(keys []string) string {
+	if len(keys) == 1 {
+		return keys[0]
+	}
+	return ""
+}
+
+func lineStart(data []byte, off int) int {
+	return bytes.LastIndexByte(data[:off], '\n') + 1
+}
+
+// Load reads the user config, then the project config. Either path may be ""
+// (no such file) or name a missing file (no rules yet; Remember creates it).
+// The project's mode and roles override the user's. A bad file is an error
+// of the form "file:line:column: problem".
+func Load(userPath, projectPath string) (*Engine, error) {
+	e := New(ModeDefault)
+	for _, f := range []struct {
+		scope Scope
+		path  string
+	}{{ScopeUser, userPath}, {ScopeProject, projectPath}} {
+		e.files[scopeIndex(f.scope)] = f.path
+		if f.path == "" {
+			continue
+		}
+		data, err := os.ReadFile(f.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("policy: %w", err)
+		}
+		if err := e.loadBytes(f.scope, f.path, data); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// loadBytes adds the config text data of file name at scope.
+func (e *Engine) loadBytes(scope Scope, name string, data []byte) error {
+	pc, err := parseConfig(name, data)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if pc.hasMode {
+		e.mode = pc.mode
+	}
+	for role, tools := range pc.roles {
+		e.roles[role] = tools
+	}
+	si := scopeIndex(scope)
+	for i, pr := range pc.rules {
+		r := pr.rule
+		r.Scope = scope
+		e.next[si]++
+		r.ID = fmt.Sprintf("%s-%d", scope, e.next[si])
+		r.Source = fmt.Sprintf("%s:%d", name, pr.loc.at.line)
+		e.rules[si] = append(e.rules[si], &entry{rule: r, file: name, ord: i})
+	}
+	return nil
+}
+
+// readConfig reads and checks path; a missing file is empty.
+func readConfig(path string) ([]byte, *parsedConfig, error) {
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("policy: %w", err)
+	}
+	pc, err := parseConfig(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return data, pc, nil
+}
+
+// appendRuleToFile appends r as a table to the config file path and returns
+// its ordinal among the file's rules and its line.
+func appendRuleToFile(path string, r Rule) (ord, line int, err error) {
+	data, _, err := readConfig(path)
+	if err != nil {
+		return 0, 0, fmt.Errorf("policy: not changing a bad config file: %w", err)
+	}
+	buf := append([]byte(nil), data...)
+	if len(buf) > 0 {
+		if buf[len(buf)-1] != '\n' {
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, '\n')
+	}
+	buf = append(buf, renderRule(r)...)
+	pc, err := parseConfig(path, buf)
+	if err != nil || len(pc.rules) == 0 {
+		return 0, 0, fmt.Errorf("policy: cannot append a rule to %s: %v", path, err)
+	}
+	if err := writeAtomic(path, buf); err != nil {
+		return 0, 0, err
+	}
+	last := pc.rules[len(pc.rules)-1]
+	return len(pc.rules) - 1, last.loc.at.line, nil
+}
+
+// removeRuleFromFile cuts the table of r out of the config file path. It
+// looks at ordinal ord first, then for any table with the same content. It
+// returns the ordinal removed, or -1 when the file no longer has the rule.
+func removeRuleFromFile(path string, ord int, r Rule) (int, error) {
+	data, pc, err := readConfig(path)
+	if err != nil {
+		return -1, fmt.Errorf("policy: not changing a bad config file: %w", err)
+	}
+	idx := -1
+	if ord < len(pc.rules) && sameRule(pc.rules[ord].rule, r) {
+		idx = ord
+	} else {
+		for i, pr := range pc.rules {
+			if sameRule(pr.rule, r) {
+				idx = i
+				break
+			}
+		}
+	}
+	if idx < 0 {
+		return -1, nil
+	}
+	loc := pc.rules[idx].loc
+	if loc.inline {
+		return -1, fmt.Errorf("policy: rule %s is in an inline array in %s:%d; edit the file by hand", r.ID, path, loc.at.line)
+	}
+	start, end := loc.start, len(data)
+	for _, h := range pc.headers {
+		if h > start {
+			end = h
+			break
+		}
+	}
+	if end < len(data) {
+		// A comment block right above the next header belongs to it.
+		for end > start {
+			prev := lineStart(data, end-1)
+			if !bytes.HasPrefix(bytes.TrimSpace(data[prev:end]), []byte("#")) {
+				break
+			}
+			end = prev
+		}
+	}
+	out := append(append([]byte(nil), data[:start]...), data[end:]...)
+	if _, err := parseConfig(path, out); err != nil {
+		return -1, fmt.Errorf("policy: removing rule %s would break %s: %w", r.ID, path, err)
+	}
+	return idx, writeAtomic(path, out)
+}
+
+// ruleLines returns the line of each rule of the config file path, by
+// ordinal; nil if the file cannot be read.
+func ruleLines(path string) []int {
+	_, pc, err := readConfig(path)
+	if err != nil {
+		return nil
+	}
+	lines := make([]int, len(pc.rules))
+	for i, pr := range pc.rules {
+		lines[i] = pr.loc.at.line
+	}
+	return lines
+}
+
+func sameRule(a, b Rule) bool {
+	if a.Action != b.Action || a.Tool != b.Tool || a.Command != b.Command || a.Class != b.Class || len(a.Paths) != len(b.Paths) {
+		return false
+	}
+	for i := range a.Paths {
+		if a.Paths[i] != b.Paths[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// writeAtomic replaces path with data: it writes a temporary file in the same
+// directory and renames it over path, so readers never see half a file. It
+// creates the parent directories and keeps the permissions of an existing
+// file.
+func writeAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("policy: %w", err)
+	}
+	perm := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("policy: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(f.Name())
+			err = fmt.Errorf("policy: writing %s: %w", path, err)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Chmod(f.Name(), perm); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

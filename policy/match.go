@@ -1,0 +1,258 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Command classes, in increasing order of risk.
+const (
+	classReadOnly    = "read-only"
+	classMutating    = "mutating"
+	classNetwork     = "network"
+	classDestructive = "destructive"
+)
+
+var classRank = map[string]int{
+	classReadOnly:    0,
+	classMutating:    1,
+	classNetwork:     2,
+	classDestructive: 3,
+}
+
+// isShell reports whether tool runs shell command lines.
+func isShell(tool string) bool { return tool == "run_shell" || tool == "run_tests" }
+
+// isReadOnlyCall reports whether r is a call of a read-only (non-shell) tool.
+// Contradictory flags count as not read-only.
+func isReadOnlyCall(r Request) bool {
+	return !isShell(r.Tool) && r.ReadOnly && !r.Mutating && !r.Destructive
+}
+
+// isFileMutation reports whether r is a file tool that changes files: a
+// mutating non-shell call that names paths.
+func isFileMutation(r Request) bool {
+	return !isShell(r.Tool) && r.Mutating && len(r.Paths) > 0
+}
+
+// callClass ranks the call on the class scale. Unknown means riskiest.
+func callClass(r Request) int {
+	if r.Class != "" {
+		if rank, ok := classRank[r.Class]; ok {
+			return rank
+		}
+		return classRank[classDestructive]
+	}
+	switch {
+	case isShell(r.Tool), r.Destructive:
+		return classRank[classDestructive]
+	case r.Mutating:
+		return classRank[classMutating]
+	case r.ReadOnly:
+		return classRank[classReadOnly]
+	}
+	return classRank[classMutating]
+}
+
+// matches reports whether rule applies to r. Allow rules need every part of
+// the call covered; deny and ask rules need any part (see the package doc).
+func matches(rule *Rule, r Request) bool {
+	all := rule.Action == Allow
+	if rule.Tool != "" {
+		if ok, _ := doublestar.Match(rule.Tool, r.Tool); !ok {
+			return false
+		}
+	}
+	if rule.Class != "" {
+		want, call := classRank[rule.Class], callClass(r)
+		if all && call > want || !all && call < want {
+			return false
+		}
+	}
+	if len(rule.Paths) > 0 && !matchEach(len(r.Paths), all, func(i int) bool { return pathMatches(rule.Paths, r.Paths[i]) }) {
+		return false
+	}
+	if rule.Command != "" {
+		words := strings.Fields(rule.Command)
+		if !matchEach(len(r.Commands), all, func(i int) bool { return commandMatches(words, r.Commands[i]) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchEach reports whether ok holds for all (all=true) or any of n items.
+// It is false for n == 0: a constraint never matches a call without items.
+func matchEach(n int, all bool, ok func(int) bool) bool {
+	if n == 0 {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if ok(i) != all {
+			return !all
+		}
+	}
+	return all
+}
+
+func pathMatches(globs []string, p string) bool {
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, p); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// commandMatches reports whether the prefix words equal the first words of c
+// (its base name, then its arguments).
+func commandMatches(words []string, c Command) bool {
+	if len(words) == 0 || len(c.Args)+1 < len(words) {
+		return false
+	}
+	if baseName(words[0]) != baseName(c.Name) {
+		return false
+	}
+	for i, w := range words[1:] {
+		if c.Args[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+func baseName(name string) string {
+	return name[strings.LastIndexByte(name, '/')+1:]
+}
+
+// describeCall renders a call for reasons: the tool, then its command line
+// in backquotes or its paths.
+func describeCall(r Request) string {
+	tool := r.Tool
+	if tool == "" {
+		tool = "(unnamed tool)"
+	}
+	if len(r.Commands) > 0 {
+		parts := make([]string, len(r.Commands))
+		for i, c := range r.Commands {
+			parts[i] = strings.Join(append([]string{c.Name}, c.Args...), " ")
+		}
+		return fmt.Sprintf("%s `%s`", tool, strings.Join(parts, "; "))
+	}
+	if len(r.Paths) > 0 {
+		const max = 3
+		if len(r.Paths) > max {
+			return fmt.Sprintf("%s %s and %d more", tool, strings.Join(r.Paths[:max], ", "), len(r.Paths)-max)
+		}
+		return tool + " " + strings.Join(r.Paths, ", ")
+	}
+	return tool
+}
+
+// readOnlyCommands are command names that never change anything; suggest
+// skips them to find the command worth allowing.
+var readOnlyCommands = map[string]bool{
+	"cat": true, "cd": true, "echo": true, "grep": true, "head": true, "ls": true,
+	"pwd": true, "rg": true, "tail": true, "wc": true, "true": true, "test": true,
+}
+
+// suggest returns the narrowest useful allow rule for r, as TOML: the first
+// two words of the first command that is not known read-only for shell
+// tools, the call's paths for other tools.
+func suggest(r Request) string {
+	rule := Rule{Action: Allow, Tool: r.Tool}
+	switch {
+	case len(r.Commands) > 0:
+		c := r.Commands[0]
+		for _, cand := range r.Commands {
+			if !readOnlyCommands[baseName(cand.Name)] {
+				c = cand
+				break
+			}
+		}
+		words := []string{baseName(c.Name)}
+		if len(c.Args) > 0 {
+			words = append(words, c.Args[0])
+		}
+		rule.Command = strings.Join(words, " ")
+	case len(r.Paths) > 0:
+		rule.Paths = append([]string(nil), r.Paths...)
+	}
+	return strings.TrimSuffix(renderRule(rule), "\n")
+}
+
+// validateRule checks a rule's fields; it returns the bad field and what is
+// wrong with it, or "" when the rule is fine.
+func validateRule(r Rule) (field, msg string) {
+	if r.Tool != "" && !doublestar.ValidatePattern(r.Tool) {
+		return "tool", fmt.Sprintf("bad glob %q", r.Tool)
+	}
+	for _, p := range r.Paths {
+		if p == "" {
+			return "paths", "empty glob"
+		}
+		if !doublestar.ValidatePattern(p) {
+			return "paths", fmt.Sprintf("bad glob %q", p)
+		}
+	}
+	if r.Command != "" && strings.TrimSpace(r.Command) == "" {
+		return "command", "blank command"
+	}
+	if _, ok := classRank[r.Class]; r.Class != "" && !ok {
+		return "class", fmt.Sprintf("bad class %q (want read-only, mutating, network or destructive)", r.Class)
+	}
+	return "", ""
+}
+
+// renderRule writes r as a TOML array table, ending in a newline.
+func renderRule(r Rule) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[[%s]]\n", r.Action)
+	if r.Tool != "" {
+		fmt.Fprintf(&b, "tool = %s\n", tomlQuote(r.Tool))
+	}
+	if len(r.Paths) > 0 {
+		q := make([]string, len(r.Paths))
+		for i, p := range r.Paths {
+			q[i] = tomlQuote(p)
+		}
+		fmt.Fprintf(&b, "paths = [%s]\n", strings.Join(q, ", "))
+	}
+	if r.Command != "" {
+		fmt.Fprintf(&b, "command = %s\n", tomlQuote(r.Command))
+	}
+	if r.Class != "" {
+		fmt.Fprintf(&b, "class = %s\n", tomlQuote(r.Class))
+	}
+	return b.String()
+}
+
+// tomlQuote renders s as a TOML basic string.
+func tomlQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, c := range s {
+		switch c {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&b, `\u%04X`, c)
+			} else {
+				b.WriteRune(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
