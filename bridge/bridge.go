@@ -6,6 +6,7 @@ package bridge
 import (
 	"context"
 
+	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/redact"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
@@ -20,12 +21,13 @@ const LibraryName = "jido"
 
 // Deps are what the bridge functions of one session need.
 type Deps struct {
-	Root   *security.Root
-	Reads  *ReadLog       // the session's read tracking, for compare-and-swap edits
-	Limits runtime.Limits // bounds on Lua->Go conversion of arguments
-	Walker *walk.Walker   // tree walks of list_files, glob and search (nil: one without global excludes)
-	Shell  *shell.Lazy    // the session's command runner (nil: run_shell and run_tests are refused)
-	Gate   Gate           // approves or refuses every call (nil: everything runs)
+	Root    *security.Root
+	Reads   *ReadLog         // the session's read tracking, for compare-and-swap edits
+	Limits  runtime.Limits   // bounds on Lua->Go conversion of arguments
+	Walker  *walk.Walker     // tree walks of list_files, glob and search (nil: one without global excludes)
+	Shell   *shell.Lazy      // the session's command runner (nil: run_shell and run_tests are refused)
+	Gate    Gate             // approves or refuses every call (nil: everything runs)
+	Journal *journal.Journal // keeps the before-state of every change set, for undo (nil: none)
 	// Redactor removes secrets from what tools return (nil: the default rules).
 	Redactor *redact.Redactor
 }
@@ -38,7 +40,7 @@ func Libraries(d Deps) []runtime.Library {
 	files := &Files{Deps: d}
 	find := &Find{Deps: d}
 	tools := map[string]lua.LGFunction{}
-	libs := []runtime.Library{files.Library(), find.Library(), (&Exec{Deps: d}).Library()}
+	libs := []runtime.Library{files.Library(), find.Library(), (&Exec{Deps: d}).Library(), (&Changes{Deps: d}).Library()}
 	for _, lib := range libs {
 		for name, fn := range lib.Funcs {
 			tools[name] = fn
@@ -66,7 +68,7 @@ func toolFunc[P, R any](d Deps, t *definitions.Tool, fn func(context.Context, P)
 			var p P
 			if p, terr = definitions.Decode[P](t, args); terr == nil {
 				if terr = gated(L.Context(), d, t, p, fn); terr == nil {
-					res, err := fn(L.Context(), p)
+					res, err := journaled(L.Context(), d, t, p, fn)
 					if err == nil {
 						runtime.PushResult(L, res)
 						return 1

@@ -11,6 +11,7 @@ import (
 
 // EditFileResult is the result of edit_file.
 type EditFileResult struct {
+	Backup
 	FileDiff
 	Strategy     string `json:"strategy"`
 	Replacements int    `json:"replacements"`
@@ -39,6 +40,7 @@ func (f *Files) EditFile(ctx context.Context, p definitions.EditFileParams) (*Ed
 
 // EditRegionResult is the result of edit_region.
 type EditRegionResult struct {
+	Backup
 	FileDiff
 	StartLine int  `json:"start_line"`
 	EndLine   int  `json:"end_line"`
@@ -77,6 +79,7 @@ type EditOutcome struct {
 
 // MultiEditResult is the result of multi_edit.
 type MultiEditResult struct {
+	Backup
 	Applied int           `json:"applied"`
 	Skipped int           `json:"skipped"`
 	DryRun  bool          `json:"dry_run"`

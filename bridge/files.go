@@ -64,6 +64,7 @@ func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*Re
 
 // WriteFileResult is the result of write_file.
 type WriteFileResult struct {
+	Backup
 	Path         string `json:"path"`
 	BytesWritten int    `json:"bytes_written"`
 	Created      bool   `json:"created"`
@@ -179,6 +180,7 @@ func (f *Files) seen(name, action string) (security.Version, error) {
 
 // DeleteFileResult is the result of delete_file.
 type DeleteFileResult struct {
+	Backup
 	Path    string `json:"path"`
 	Deleted bool   `json:"deleted"`
 	DryRun  bool   `json:"dry_run,omitempty"`
@@ -206,6 +208,7 @@ func (f *Files) DeleteFile(ctx context.Context, p definitions.DeleteFileParams) 
 
 // MoveFileResult is the result of move_file.
 type MoveFileResult struct {
+	Backup
 	Source      string `json:"source"`
 	Destination string `json:"destination"`
 	DryRun      bool   `json:"dry_run,omitempty"`

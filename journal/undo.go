@@ -126,8 +126,10 @@ func (j *Journal) pick(id string) (Entry, error) {
 		if err != nil {
 			return Entry{}, err
 		}
+		// The newest change not undone yet, skipping undo entries: repeated undos walk
+		// back through the history; redo is undoing an undo entry by its id.
 		for _, e := range entries {
-			if !e.Undone {
+			if !e.Undone && e.Undoes == "" {
 				return e, nil
 			}
 		}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/bridge"
+	"github.com/jido-run/jido/journal"
+	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/shell"
@@ -37,6 +39,18 @@ type Options struct {
 	SweepTemps bool
 	// Network lets run_shell and run_tests commands reach the network (default: none).
 	Network bool
+	// Permissions decides which calls run, ask or are refused; nil: every call runs (the Go
+	// API's default; the CLI always loads one). Approver answers the asks; without one a
+	// session is headless and an ask is a permission-error naming the rule to add. Yes
+	// approves every ask (deny rules still apply). Role limits the tools to a role's
+	// allow-list (policy.Engine.Role), "" for all.
+	Permissions *policy.Engine
+	Approver    Approver
+	Yes         bool
+	Role        string
+	// JournalDir keeps the before-state of every change set, for undo (journal.Dir gives the
+	// user's default for a root); "" keeps no journal.
+	JournalDir string
 	// SandboxReadOnly and SandboxReadWrite are host paths commands may also read, or read
 	// and write (the root, a private temp dir, system and toolchain directories always).
 	SandboxReadOnly, SandboxReadWrite []string
@@ -47,11 +61,13 @@ type Options struct {
 
 // Manager owns one project root and opens sessions on it.
 type Manager struct {
-	root   *security.Root
-	walker *walk.Walker
-	shell  shell.Options
-	limits runtime.Limits
-	events *eventLog
+	root    *security.Root
+	walker  *walk.Walker
+	journal *journal.Journal // nil without Options.JournalDir
+	gate    bridge.Gate      // nil without Options.Permissions
+	shell   shell.Options
+	limits  runtime.Limits
+	events  *eventLog
 }
 
 // New opens the project root (and, if asked, sweeps temp files left by interrupted writes).
@@ -63,8 +79,21 @@ func New(opts Options) (*Manager, error) {
 	if opts.SweepTemps {
 		go func() { _, _ = root.SweepTemps(staleTempAge) }()
 	}
+	gate, err := newGate(root, opts)
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	var jr *journal.Journal
+	if opts.JournalDir != "" {
+		if jr, err = journal.Open(opts.JournalDir, journal.Limits{}); err != nil {
+			root.Close()
+			return nil, err
+		}
+		go func() { _ = jr.Prune() }()
+	}
 	return &Manager{
-		root: root, walker: walk.New(root, opts.GitExcludes), limits: opts.Limits, events: newEventLog(opts.Events),
+		root: root, walker: walk.New(root, opts.GitExcludes), limits: opts.Limits, events: newEventLog(opts.Events), journal: jr, gate: gate,
 		shell: shell.Options{
 			Root: root, Network: opts.Network, Helper: opts.SandboxHelper,
 			ReadOnly: opts.SandboxReadOnly, ReadWrite: opts.SandboxReadWrite,
@@ -75,8 +104,13 @@ func New(opts Options) (*Manager, error) {
 // Root returns the absolute path of the project root.
 func (m *Manager) Root() string { return m.root.Path() }
 
-// Close releases the project root. Sessions must be closed first.
-func (m *Manager) Close() error { return m.root.Close() }
+// Close releases the project root and the journal. Sessions must be closed first.
+func (m *Manager) Close() error {
+	if m.journal != nil {
+		m.journal.Close()
+	}
+	return m.root.Close()
+}
 
 // Open starts a new session with a fresh VM.
 func (m *Manager) Open(_ context.Context) (*Session, error) {
@@ -84,7 +118,7 @@ func (m *Manager) Open(_ context.Context) (*Session, error) {
 	sh := shell.NewLazy(m.shell)
 	vm, err := runtime.New(runtime.Options{
 		Limits:    m.limits,
-		Libraries: bridge.Libraries(bridge.Deps{Root: m.root, Reads: reads, Limits: m.limits, Walker: m.walker, Shell: sh}),
+		Libraries: bridge.Libraries(bridge.Deps{Root: m.root, Reads: reads, Limits: m.limits, Walker: m.walker, Shell: sh, Journal: m.journal, Gate: m.gate}),
 	})
 	if err != nil {
 		return nil, err

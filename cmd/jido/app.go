@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/manager"
 )
 
@@ -22,8 +23,9 @@ const (
 const usage = `jido: a sandboxed tool runtime for coding agents
 
 Usage:
-  jido call [--root DIR] [--yes] [--events FILE] TOOL [ARGS_JSON|-]
-  jido eval [--root DIR] [--yes] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
+  jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
+  jido eval [--root DIR] [--yes] [--mode MODE] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
+  jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido tools [--format jsonschema]
   jido version
 
@@ -43,6 +45,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runEval(args[1:], stdout, stderr)
 	case "tools":
 		return runTools(args[1:], stdout, stderr)
+	case "undo":
+		return runUndo(args[1:], stdout, stderr)
 	case "version", "--version":
 		return runVersion(stdout)
 	case "help", "-h", "--help":
@@ -59,6 +63,8 @@ type sessionFlags struct {
 	yes     bool
 	events  string
 	network bool
+	mode    string
+	role    string
 }
 
 // register adds the session flags to fs.
@@ -67,13 +73,25 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.yes, "yes", false, "approve every action of this call without asking")
 	fs.StringVar(&f.events, "events", "", "append NDJSON events to this file")
 	fs.BoolVar(&f.network, "allow-network", false, "let commands (run_shell, run_tests) reach the network")
+	fs.StringVar(&f.mode, "mode", "", "approval mode: default, auto-edit, yolo, plan, read-only (default: the config's, else default)")
+	fs.StringVar(&f.role, "role", "", "limit the session to a role's tools: reader, editor, runner, full, or one from the config")
 }
 
 // withSession opens the project root and one session as the flags say, runs fn with them
 // (and a context cancelled by SIGINT or SIGTERM), closes everything, and returns fn's exit
 // code. A root or event file that cannot be opened is a usage error reported on stderr.
 func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context.Context, *manager.Session) int) int {
-	opts := manager.Options{Root: f.root, GitExcludes: userExcludes(), Network: f.network}
+	opts := manager.Options{Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role}
+	perms, err := loadPermissions(f.root, f.mode)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
+		return exitUsage
+	}
+	opts.Permissions = perms
+	if opts.JournalDir, err = journal.Dir(f.root); err != nil {
+		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
+		return exitUsage
+	}
 	if f.events != "" {
 		events, err := os.OpenFile(f.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {

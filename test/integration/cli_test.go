@@ -34,7 +34,7 @@ func TestCallPrintsOneToolResult(t *testing.T) {
 
 func TestCallReadsArgsFromStdin(t *testing.T) {
 	root := t.TempDir()
-	r := runJido(t, `{"path":"new/dir/n.txt","content":"hi\n"}`, "call", "--root", root, "write_file", "-")
+	r := runJido(t, `{"path":"new/dir/n.txt","content":"hi\n"}`, "call", "--root", root, "--yes", "write_file", "-")
 	require.Equal(t, 0, r.code, r.stdout+r.stderr)
 	got, err := os.ReadFile(filepath.Join(root, "new", "dir", "n.txt"))
 	require.NoError(t, err)
@@ -176,4 +176,43 @@ func TestEventsAreNDJSON(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"session.open", "tool.call", "tool.result", "session.close"}, kinds)
+}
+
+func TestUndoThroughTheCLI(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.txt": "one\n"})
+	r := runJido(t, "", "eval", "--root", root, "--yes", "-e",
+		`assert(jido.read_file{path="a.txt"}) return assert(jido.edit_file{path="a.txt", old_string="one", new_string="two"}).change_id`)
+	require.Equal(t, 0, r.code, r.stderr)
+	r = runJido(t, "", "call", "--root", root, "--yes", "delete_file", `{"path":"a.txt"}`)
+	require.Equal(t, 0, r.code, r.stdout)
+	assert.NoFileExists(t, filepath.Join(root, "a.txt"))
+
+	r = runJido(t, "", "undo", "--root", root, "--list")
+	require.Equal(t, 0, r.code, r.stdout)
+	assert.Contains(t, r.stdout, "delete_file a.txt")
+	assert.Contains(t, r.stdout, "edit_file a.txt")
+
+	r = runJido(t, "", "undo", "--root", root)
+	require.Equal(t, 0, r.code, r.stdout)
+	data, err := os.ReadFile(filepath.Join(root, "a.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "two\n", string(data), "the delete is undone")
+
+	r = runJido(t, "", "undo", "--root", root)
+	require.Equal(t, 0, r.code, r.stdout)
+	data, err = os.ReadFile(filepath.Join(root, "a.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "one\n", string(data), "then the edit")
+
+	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("changed behind jido\n"), 0o644))
+	r = runJido(t, "", "call", "--root", root, "--yes", "write_file", `{"path":"b.txt","content":"b"}`)
+	require.Equal(t, 0, r.code)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "b.txt"), []byte("edited after"), 0o644))
+	r = runJido(t, "", "undo", "--root", root)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stdout, "conflict-error")
+	r = runJido(t, "", "undo", "--root", root, "--force")
+	assert.Equal(t, 0, r.code, r.stdout)
+	assert.NoFileExists(t, filepath.Join(root, "b.txt"), "a forced undo removes the created file")
 }

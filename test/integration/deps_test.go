@@ -32,9 +32,11 @@ var allowedImports = map[string][]string{
 	"redact":            {},
 	"testrun":           {},
 	"shell":             {"sandbox", "security"},
-	"bridge":            {"security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun"},
-	"manager":           {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun"},
-	"cmd/jido":          {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun"},
+	"policy":            {},
+	"journal":           {"security"},
+	"bridge":            {"security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal"},
+	"manager":           {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal"},
+	"cmd/jido":          {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal"},
 }
 
 func TestImportDirection(t *testing.T) {

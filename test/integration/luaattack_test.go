@@ -652,7 +652,7 @@ func TestLuaAttackCLI(t *testing.T) {
 	p := newLuaProject(t)
 
 	// One process: the canary, then each case followed by the canary.
-	args := []string{"eval", "--root", p.root, "--timeout", luaCLITimeout, "-e", luaCanarySrc}
+	args := []string{"eval", "--root", p.root, "--yes", "--timeout", luaCLITimeout, "-e", luaCanarySrc}
 	for _, c := range cases {
 		args = append(args, "-e", p.expand(c.src), "-e", luaCanarySrc)
 	}

@@ -37,6 +37,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "building jido:", err)
 		os.Exit(1)
 	}
+	// The binary's journal and config go to the test's own directories, not the user's.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -35,7 +35,7 @@ func (f shellFixture) shell(t *testing.T, args map[string]any, flags ...string) 
 	t.Helper()
 	raw, err := jsonString(args)
 	require.NoError(t, err)
-	r := runJido(t, "", append(append([]string{"call", "--root", f.root}, flags...), "run_shell", raw)...)
+	r := runJido(t, "", append(append([]string{"call", "--root", f.root, "--yes"}, flags...), "run_shell", raw)...)
 	out := decodeJSON(t, r.stdout)
 	res, _ := out["result"].(map[string]any)
 	return res, r
@@ -134,7 +134,7 @@ func TestShellTimeoutKillsBackgroundChildren(t *testing.T) {
 func TestShellOutputFloodAndForkBomb(t *testing.T) {
 	f := newShellFixture(t)
 	raw, _ := jsonString(map[string]any{"command": "head -c 1000000000 /dev/zero | tr '\\0' a", "timeout": 60})
-	cmd := exec.Command(jidoBin, "call", "--root", f.root, "run_shell", raw)
+	cmd := exec.Command(jidoBin, "call", "--root", f.root, "--yes", "run_shell", raw)
 	var stdout strings.Builder
 	cmd.Stdout = &stdout
 	require.NoError(t, cmd.Start())
@@ -161,13 +161,13 @@ func TestShellOutputFloodAndForkBomb(t *testing.T) {
 	res, _ := f.shell(t, map[string]any{"command": "bomb() { bomb | bomb & }; bomb; sleep 1; echo survived", "timeout": 5})
 	t.Logf("fork bomb: %v in %v", res["sandbox"], time.Since(start).Round(time.Millisecond))
 	assert.Less(t, time.Since(start), 30*time.Second)
-	r := runJido(t, "", "call", "--root", f.root, "run_shell", `{"command":"echo after the bomb"}`)
+	r := runJido(t, "", "call", "--root", f.root, "--yes", "run_shell", `{"command":"echo after the bomb"}`)
 	assert.Contains(t, r.stdout, "after the bomb", "the machine still runs commands")
 }
 
 func TestShellJobsAndRedaction(t *testing.T) {
 	f := newShellFixture(t)
-	r := runJido(t, "", "eval", "--root", f.root, "-e", `
+	r := runJido(t, "", "eval", "--root", f.root, "--yes", "-e", `
 		local j = assert(jido.run_shell{command = "echo started; sleep 0.3; echo key AKIA".."Q3X7PL2M".."9RTB5VWN; sleep 1000", background = true})
 		local first = assert(jido.job_output{job_id = j.job_id, wait = 0})
 		local later = assert(jido.job_output{job_id = j.job_id, wait = 1})
@@ -198,7 +198,7 @@ func TestFails(t *testing.T) {
 func TestSkipped(t *testing.T) { t.Skip("not today") }
 `,
 	})
-	r := runJido(t, "", "call", "--root", f.root, "run_tests", `{}`)
+	r := runJido(t, "", "call", "--root", f.root, "--yes", "run_tests", `{}`)
 	res := decodeJSON(t, r.stdout)["result"].(map[string]any)
 	assert.EqualValues(t, "go", res["runner"], "%v", res)
 	assert.EqualValues(t, 3, res["total"], "%v", res)
@@ -213,7 +213,7 @@ func TestSkipped(t *testing.T) { t.Skip("not today") }
 	assert.EqualValues(t, 8, fail["line"])
 	assert.Contains(t, fail["message"], "boom")
 
-	r = runJido(t, "", "call", "--root", f.root, "run_tests", `{"selector":"TestPasses"}`)
+	r = runJido(t, "", "call", "--root", f.root, "--yes", "run_tests", `{"selector":"TestPasses"}`)
 	res = decodeJSON(t, r.stdout)["result"].(map[string]any)
 	assert.EqualValues(t, 1, res["total"], "%v", res)
 	assert.EqualValues(t, 1, res["passed"])

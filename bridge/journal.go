@@ -1,0 +1,210 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/jido-run/jido/journal"
+	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/tools/definitions"
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Backup says where a change's before-state is kept, so that undo can restore it.
+type Backup struct {
+	ChangeID   string `json:"change_id,omitempty"`   // the journal entry: undo takes it
+	BackupPath string `json:"backup_path,omitempty"` // the before-content of the (first) changed file; "" when it did not exist
+	BackupNote string `json:"backup_note,omitempty"` // why the change could not be journaled, when it could not
+}
+
+func (b *Backup) setBackup(v Backup) { *b = v }
+
+// backedUp is a result that reports its backup (every mutating file tool's).
+type backedUp interface{ setBackup(Backup) }
+
+// maxJournaledFiles bounds the files one change set captures (a recursive delete or move
+// of a large tree is not journaled beyond it, and says so).
+const maxJournaledFiles = 2000
+
+// journaled runs fn for a mutating file tool with the before-state of the files it touches
+// captured in the session's journal and the change committed after it succeeds.
+func journaled[P, R any](ctx context.Context, d Deps, t *definitions.Tool, p P, fn func(context.Context, P) (R, error)) (R, error) {
+	files, note := d.changedFiles(p)
+	if d.Journal == nil || !t.Mutating || isDryRun(p) || (files == nil && note == "") {
+		return fn(ctx, p)
+	}
+	var before []journal.Before
+	if note == "" {
+		var err error
+		if before, err = d.Journal.Capture(d.Root, files...); err != nil {
+			note = "not journaled: " + err.Error()
+		}
+	}
+	res, err := fn(ctx, p)
+	if err != nil {
+		return res, err
+	}
+	b := Backup{BackupNote: note}
+	if note == "" {
+		entry, err := d.Journal.Commit(d.Root, t.Name, summary(t.Name, files), before)
+		if err != nil {
+			b.BackupNote = "not journaled: " + err.Error()
+		} else {
+			b.ChangeID = entry.ID
+			if len(files) > 0 {
+				b.BackupPath = d.Journal.BackupPath(entry, before[0].Path)
+			}
+		}
+	}
+	if r, ok := any(res).(backedUp); ok {
+		r.setBackup(b)
+	}
+	return res, nil
+}
+
+// summary describes a change set in the journal's listing.
+func summary(tool string, files []string) string {
+	switch len(files) {
+	case 0:
+		return tool
+	case 1:
+		return tool + " " + files[0]
+	}
+	return fmt.Sprintf("%s %s and %d more", tool, files[0], len(files)-1)
+}
+
+// changedFiles lists the canonical files a mutating file tool may change (directories
+// expanded to their files; a move's destinations too), or a note saying why the change
+// cannot be journaled. Tools that change no file list nothing.
+func (d Deps) changedFiles(p any) ([]string, string) {
+	var names []string
+	var moves [][2]string
+	switch p := p.(type) {
+	case definitions.WriteFileParams:
+		names = []string{p.Path}
+	case definitions.EditFileParams:
+		names = []string{p.Path}
+	case definitions.EditRegionParams:
+		names = []string{p.Path}
+	case definitions.MultiEditParams:
+		for _, e := range p.Edits {
+			names = append(names, cmpOr(e.Path, p.Path))
+		}
+	case definitions.DeleteFileParams:
+		names = []string{p.Path}
+	case definitions.MoveFileParams:
+		moves = [][2]string{{p.Source, p.Destination}}
+	default:
+		return nil, ""
+	}
+	var files []string
+	add := func(name string) string {
+		canon, err := d.Root.Resolve(name)
+		if err != nil {
+			return "" // the tool reports the error itself
+		}
+		if info, err := d.Root.Lstat(canon); err == nil && info.IsDir() {
+			_ = fs.WalkDir(d.Root.FS(), canon, func(q string, e fs.DirEntry, err error) error {
+				if err == nil && !e.IsDir() {
+					files = append(files, q)
+				}
+				return nil
+			})
+			return canon
+		}
+		files = append(files, canon)
+		return canon
+	}
+	for _, n := range names {
+		add(n)
+	}
+	for _, m := range moves {
+		n := len(files)
+		src := add(m[0])
+		dst, err := d.Root.Clean(m[1])
+		if err != nil || src == "" {
+			continue
+		}
+		for _, f := range files[n:] {
+			files = append(files, path.Join(dst, strings.TrimPrefix(strings.TrimPrefix(f, src), "/")))
+		}
+		if len(files) == n { // a file: its destination
+			files = append(files, dst)
+		}
+	}
+	if len(files) > maxJournaledFiles {
+		return nil, fmt.Sprintf("not journaled: the change touches %d files, more than %d", len(files), maxJournaledFiles)
+	}
+	return dedupe(files), ""
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	out := s[:0]
+	for _, v := range s {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Changes is the bridge module of undo.
+type Changes struct{ Deps }
+
+// Library exposes undo.
+func (c *Changes) Library() runtime.Library {
+	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
+		"undo": toolFunc(c.Deps, definitions.Undo, c.Undo),
+	}}
+}
+
+// UndoResult is the result of undo: what was restored, or the list of change sets.
+type UndoResult struct {
+	*journal.UndoResult
+	Changes []journal.Entry `json:"changes,omitempty"`
+}
+
+// Undo restores a change set (the last one by default), or lists them.
+func (c *Changes) Undo(_ context.Context, p definitions.UndoParams) (*UndoResult, error) {
+	if c.Journal == nil {
+		return nil, definitions.NewError(definitions.PermissionError, "this session keeps no journal of changes, so nothing can be undone").
+			Hint("Changes are journaled when the session is opened with a journal (jido does by default)")
+	}
+	if p.List {
+		entries, err := c.Journal.List()
+		if err != nil {
+			return nil, definitions.NewError(definitions.InternalError, "listing changes: %v", err)
+		}
+		for i := range entries {
+			entries[i].Before, entries[i].After = nil, nil
+		}
+		return &UndoResult{Changes: entries}, nil
+	}
+	res, err := c.Journal.Undo(c.Root, p.ChangeID, p.Force)
+	switch {
+	case errors.Is(err, journal.ErrConflict):
+		e := definitions.NewError(definitions.ConflictError, "%v", err).Hint("Files changed since that change: look at them, then pass force: true to undo anyway")
+		if res != nil {
+			e.With("conflicts", res.Conflicts)
+		}
+		return nil, e
+	case errors.Is(err, journal.ErrNothingToUndo):
+		return nil, definitions.NewError(definitions.ValidationError, "%v", err).Hint("list: true shows the change sets")
+	case err != nil:
+		return nil, definitions.NewError(definitions.FileError, "undo: %v", err).Hint("list: true shows the change sets and their ids")
+	}
+	return &UndoResult{UndoResult: res}, nil
+}

@@ -1,0 +1,226 @@
+package manager
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jido-run/jido/bridge"
+	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/shellclass"
+	"github.com/jido-run/jido/tools/definitions"
+)
+
+// Answer is an approver's reply to a call the policy asks about.
+type Answer int
+
+const (
+	Deny         Answer = iota // refuse this call
+	AllowOnce                  // run this call
+	AllowSession               // run it, and calls like it for the rest of the session
+	AllowAlways                // run it, and remember a rule in the project's config
+)
+
+// ApprovalRequest is what an approver is shown.
+type ApprovalRequest struct {
+	Tool     string   `json:"tool"`
+	Args     any      `json:"args"`
+	Class    string   `json:"class,omitempty"` // shell tools: read-only, mutating, network, destructive
+	Paths    []string `json:"paths,omitempty"`
+	Commands []string `json:"commands,omitempty"`
+	Preview  string   `json:"preview,omitempty"` // a unified diff for file changes, the command for shell
+	Reason   string   `json:"reason"`            // why the policy asks
+	Rule     string   `json:"rule"`              // the rule AllowAlways would add (TOML)
+}
+
+// Approver answers the calls the policy asks about (a terminal prompt, an MCP
+// elicitation, a test script). Without one, a session is headless and such calls fail
+// with a permission-error that says which rule to add.
+type Approver interface {
+	Approve(ctx context.Context, req ApprovalRequest) (Answer, error)
+}
+
+// policyGate is the session's bridge.Gate: the role's allow-list, then the policy engine,
+// then the approver.
+type policyGate struct {
+	root     *security.Root
+	engine   *policy.Engine
+	approver Approver
+	yes      bool     // approve every ask (jido call --yes); deny rules still apply
+	role     string   // "" for none
+	tools    []string // the role's tools, nil for all
+}
+
+// newGate makes the manager's gate from its options: nil when there is no policy.
+func newGate(root *security.Root, o Options) (bridge.Gate, error) {
+	if o.Permissions == nil {
+		if o.Role != "" {
+			return nil, fmt.Errorf("a role needs a policy (Options.Permissions): roles are defined there")
+		}
+		return nil, nil
+	}
+	g := &policyGate{root: root, engine: o.Permissions, approver: o.Approver, yes: o.Yes, role: o.Role}
+	if o.Role != "" {
+		tools, ok := o.Permissions.Role(o.Role)
+		if !ok {
+			return nil, fmt.Errorf("unknown role %q (built in: reader, editor, runner, full)", o.Role)
+		}
+		g.tools = tools
+	}
+	return g, nil
+}
+
+// Check implements bridge.Gate.
+func (g *policyGate) Check(ctx context.Context, c bridge.Call) *definitions.ToolError {
+	if g.tools != nil && !slices.Contains(g.tools, c.Tool.Name) {
+		return definitions.NewError(definitions.PermissionError, "tool %s is not available to the %s role", c.Tool.Name, g.role).
+			With("tool", c.Tool.Name).With("role", g.role).Hint("Use one of the role's tools: " + fmt.Sprint(g.tools))
+	}
+	req, class := g.request(c)
+	d := g.engine.Decide(req)
+	switch {
+	case d.Action == policy.Allow:
+		return nil
+	case d.Action == policy.Deny:
+		return definitions.NewError(definitions.PermissionError, "%s is denied: %s", c.Tool.Name, d.Reason).With("tool", c.Tool.Name).
+			Hint("This call is not allowed by the policy; do something else or ask the user to change the rules")
+	case g.yes:
+		return nil
+	case g.approver == nil:
+		return definitions.NewError(definitions.PermissionError, "%s needs approval and no one can give it here: %s", c.Tool.Name, d.Reason).
+			With("tool", c.Tool.Name).With("rule", d.Suggest).
+			Hint("Ask the user to allow it: add this rule to .jido/config.toml, or run with --yes:\n" + d.Suggest)
+	}
+	ar := ApprovalRequest{Tool: c.Tool.Name, Args: c.Params, Class: class, Paths: req.Paths, Reason: d.Reason, Rule: d.Suggest}
+	for _, cmd := range req.Commands {
+		ar.Commands = append(ar.Commands, strings.Join(append([]string{cmd.Name}, cmd.Args...), " "))
+	}
+	ar.Preview = preview(ctx, c)
+	answer, err := g.approver.Approve(ctx, ar)
+	if err != nil {
+		return definitions.NewError(definitions.PermissionError, "asking for approval of %s failed: %v", c.Tool.Name, err)
+	}
+	scope := policy.ScopeOnce
+	switch answer {
+	case Deny:
+		return definitions.NewError(definitions.PermissionError, "the user denied %s", c.Tool.Name).With("tool", c.Tool.Name).
+			Hint("Do not retry the same call; ask the user what they want instead")
+	case AllowSession:
+		scope = policy.ScopeSession
+	case AllowAlways:
+		scope = policy.ScopeProject
+	}
+	if scope != policy.ScopeOnce {
+		if _, err := g.engine.Remember(ruleFor(req), scope); err != nil {
+			return definitions.NewError(definitions.InternalError, "remembering the approval: %v", err)
+		}
+	}
+	return nil
+}
+
+// request describes a call for the policy: the tool's flags, the canonical paths it names,
+// and for shell tools the parsed commands and their class.
+func (g *policyGate) request(c bridge.Call) (policy.Request, string) {
+	req := policy.Request{Tool: c.Tool.Name, ReadOnly: c.Tool.ReadOnly, Mutating: c.Tool.Mutating, Destructive: c.Tool.Destructive}
+	addPath := func(p string) {
+		if p == "" {
+			p = "."
+		}
+		if canon, err := g.root.Resolve(p); err == nil {
+			p = canon
+		}
+		req.Paths = append(req.Paths, p)
+	}
+	var cls *shellclass.Result
+	switch p := c.Params.(type) {
+	case definitions.ReadFileParams:
+		addPath(p.Path)
+	case definitions.WriteFileParams:
+		addPath(p.Path)
+	case definitions.EditFileParams:
+		addPath(p.Path)
+	case definitions.EditRegionParams:
+		addPath(p.Path)
+	case definitions.MultiEditParams:
+		if p.Path != "" {
+			addPath(p.Path)
+		}
+		for _, e := range p.Edits {
+			if e.Path != "" {
+				addPath(e.Path)
+			}
+		}
+	case definitions.ListDirParams:
+		addPath(p.Path)
+	case definitions.ListFilesParams:
+		addPath(p.Directory)
+	case definitions.GlobParams:
+		addPath(p.Path)
+	case definitions.SearchParams:
+		addPath(p.Path)
+	case definitions.FileExistsParams:
+		addPath(p.Path)
+	case definitions.DeleteFileParams:
+		addPath(p.Path)
+	case definitions.MoveFileParams:
+		addPath(p.Source)
+		addPath(p.Destination)
+	case definitions.RunShellParams:
+		r := shellclass.Classify(p.Command)
+		if len(p.Cmd) > 0 {
+			r = shellclass.ClassifyArgv(p.Cmd)
+		}
+		cls = &r
+	case definitions.RunTestsParams:
+		r := shellclass.ClassifyArgv(p.Command)
+		if len(p.Command) == 0 {
+			r = shellclass.Result{Class: shellclass.Mutating, Parsed: true} // a test run builds and writes caches
+		}
+		cls = &r
+	}
+	if cls == nil {
+		return req, ""
+	}
+	req.Class = cls.Class.String()
+	for _, cmd := range cls.Commands {
+		req.Commands = append(req.Commands, policy.Command{Name: cmd.Name, Args: cmd.Args})
+	}
+	return req, req.Class
+}
+
+// preview renders what the call would do: its dry run's diff, or the call's arguments.
+func preview(ctx context.Context, c bridge.Call) string {
+	if c.Preview != nil {
+		if res, err := c.Preview(ctx); err == nil {
+			var v struct {
+				Diff string `json:"diff"`
+			}
+			if data, err := json.Marshal(res); err == nil && json.Unmarshal(data, &v) == nil && v.Diff != "" {
+				return v.Diff
+			}
+		}
+	}
+	if p, ok := c.Params.(definitions.RunShellParams); ok {
+		if p.Command != "" {
+			return p.Command
+		}
+		return fmt.Sprint(p.Cmd)
+	}
+	data, _ := json.Marshal(c.Params)
+	return string(data)
+}
+
+// ruleFor is the rule an "allow for the session / always" answer remembers: the tool, and
+// its paths, or for shell its first command's first two words.
+func ruleFor(req policy.Request) policy.Rule {
+	r := policy.Rule{Action: policy.Allow, Tool: req.Tool, Paths: req.Paths}
+	if len(req.Commands) > 0 {
+		words := append([]string{req.Commands[0].Name}, req.Commands[0].Args...)
+		r.Paths = nil
+		r.Command = strings.Join(words[:min(2, len(words))], " ")
+	}
+	return r
+}

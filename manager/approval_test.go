@@ -1,0 +1,133 @@
+package manager
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/jido-run/jido/policy"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// scripted answers approvals from a list and records what it was shown.
+type scripted struct {
+	answers []Answer
+	seen    []ApprovalRequest
+}
+
+func (s *scripted) Approve(_ context.Context, r ApprovalRequest) (Answer, error) {
+	s.seen = append(s.seen, r)
+	a := s.answers[0]
+	s.answers = s.answers[1:]
+	return a, nil
+}
+
+// gatedSession opens a session over a root holding a.txt under engine.
+func gatedSession(t *testing.T, o Options) (*Session, string) {
+	t.Helper()
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("old\n"), 0o644))
+	o.Root = root
+	return testSession(t, o), root
+}
+
+func errType(r ToolResult) string {
+	if r.Error == nil {
+		return ""
+	}
+	return r.Error.Type
+}
+
+func TestModesHeadless(t *testing.T) {
+	calls := []ToolCall{
+		{Name: "read_file", Args: map[string]any{"path": "a.txt"}},
+		{Name: "write_file", Args: map[string]any{"path": "b.txt", "content": "new\n"}},
+		{Name: "run_shell", Args: map[string]any{"command": "ls"}},
+		{Name: "run_shell", Args: map[string]any{"command": "rm -rf a.txt"}},
+	}
+	for mode, want := range map[policy.Mode][]string{
+		policy.ModeDefault:  {"", "permission-error", "permission-error", "permission-error"},
+		policy.ModeAutoEdit: {"", "", "", "permission-error"},
+		policy.ModeYolo:     {"", "", "", ""},
+		policy.ModeReadOnly: {"", "permission-error", "permission-error", "permission-error"},
+	} {
+		t.Run(string(mode), func(t *testing.T) {
+			s, _ := gatedSession(t, Options{Permissions: policy.New(mode)})
+			for i, c := range calls {
+				r := s.Call(t.Context(), c)
+				assert.Equal(t, want[i], errType(r), "%s %v: %+v", c.Name, c.Args, r.Error)
+			}
+		})
+	}
+}
+
+func TestHeadlessAskSaysWhichRuleToAdd(t *testing.T) {
+	s, root := gatedSession(t, Options{Permissions: policy.New(policy.ModeDefault)})
+	r := s.Call(t.Context(), ToolCall{Name: "write_file", Args: map[string]any{"path": "b.txt", "content": "x"}})
+	require.NotNil(t, r.Error)
+	assert.Contains(t, r.Error.Message, "needs approval")
+	assert.Contains(t, r.Error.Details["rule"], "[[allow]]")
+	assert.NoFileExists(t, filepath.Join(root, "b.txt"))
+
+	yes, root2 := gatedSession(t, Options{Permissions: policy.New(policy.ModeDefault), Yes: true})
+	r = yes.Call(t.Context(), ToolCall{Name: "write_file", Args: map[string]any{"path": "b.txt", "content": "x"}})
+	assert.True(t, r.OK, "%+v", r.Error)
+	assert.FileExists(t, filepath.Join(root2, "b.txt"))
+}
+
+func TestDenyRuleHasNoBypass(t *testing.T) {
+	engine := policy.New(policy.ModeYolo)
+	_, err := engine.Remember(policy.Rule{Action: policy.Deny, Tool: "*", Paths: []string{"a.txt"}}, policy.ScopeSession)
+	require.NoError(t, err)
+	s, root := gatedSession(t, Options{Permissions: engine, Yes: true})
+	for _, src := range []string{
+		`return jido.write_file{path="a.txt", content="x"}`,
+		`return jido.call("write_file", {path="a.txt", content="x"})`,
+		`return jido.call("delete_file", {path="a.txt"})`,
+		`return jido.call("move_file", {source="a.txt", destination="c.txt"})`,
+		`return pcall(jido.delete_file, {path="a.txt"})`,
+	} {
+		_, terr := s.Eval(t.Context(), src)
+		assert.Nil(t, terr, src)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "a.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "old\n", string(data), "deny wins over yolo and --yes, on every route")
+	assert.NoFileExists(t, filepath.Join(root, "c.txt"))
+}
+
+func TestApproverAnswers(t *testing.T) {
+	approver := &scripted{answers: []Answer{Deny, AllowOnce, AllowSession}}
+	s, root := gatedSession(t, Options{Permissions: policy.New(policy.ModeDefault), Approver: approver})
+	write := ToolCall{Name: "write_file", Args: map[string]any{"path": "b.txt", "content": "b\n"}}
+	r := s.Call(t.Context(), write)
+	assert.Equal(t, "permission-error", errType(r), "denied")
+	assert.NoFileExists(t, filepath.Join(root, "b.txt"))
+	require.Len(t, approver.seen, 1)
+	assert.Contains(t, approver.seen[0].Preview, "+b", "the approver sees the diff")
+
+	r = s.Call(t.Context(), write)
+	assert.True(t, r.OK, "allowed once: %+v", r.Error)
+
+	shell := ToolCall{Name: "run_shell", Args: map[string]any{"command": "echo hi > c.txt"}}
+	r = s.Call(t.Context(), shell)
+	assert.True(t, r.OK, "%+v", r.Error)
+	assert.Equal(t, "echo hi > c.txt", approver.seen[2].Preview)
+	assert.Equal(t, "mutating", approver.seen[2].Class)
+	r = s.Call(t.Context(), shell)
+	assert.True(t, r.OK, "remembered for the session: %+v", r.Error)
+	assert.Len(t, approver.seen, 3, "no fourth question")
+}
+
+func TestRoles(t *testing.T) {
+	s, _ := gatedSession(t, Options{Permissions: policy.New(policy.ModeYolo), Role: "reader"})
+	assert.True(t, s.Call(t.Context(), ToolCall{Name: "read_file", Args: map[string]any{"path": "a.txt"}}).OK)
+	r := s.Call(t.Context(), ToolCall{Name: "write_file", Args: map[string]any{"path": "a.txt", "content": "x"}})
+	assert.Equal(t, "permission-error", errType(r))
+	assert.Contains(t, r.Error.Message, "reader role")
+
+	_, err := New(Options{Root: t.TempDir(), Permissions: policy.New(policy.ModeDefault), Role: "nobody"})
+	assert.ErrorContains(t, err, "unknown role")
+}

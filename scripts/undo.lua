@@ -1,0 +1,3 @@
+-- undo: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.undo(args)
