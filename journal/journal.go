@@ -88,8 +88,8 @@ type Entry struct {
 	Time    time.Time `json:"time"`
 	Tool    string    `json:"tool"`    // e.g. "edit_file", "plan_apply", "undo"
 	Summary string    `json:"summary"` // e.g. "edit_file src/a.go"
-	Before  []Before  `json:"before"`
-	After   []After   `json:"after"` // the state right after the change, for the conflict check
+	Before  []Before  `json:"before,omitempty"`
+	After   []After   `json:"after,omitempty"` // the state right after the change, for the conflict check
 	// Undoes is, for an entry of tool "undo", the ID of the entry it undid.
 	Undoes string `json:"undoes,omitempty"`
 	// Undone and UndoneBy mark an entry whose change was undone, by the undo entry UndoneBy.
