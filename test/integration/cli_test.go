@@ -216,3 +216,47 @@ func TestUndoThroughTheCLI(t *testing.T) {
 	assert.Equal(t, 0, r.code, r.stdout)
 	assert.NoFileExists(t, filepath.Join(root, "b.txt"), "a forced undo removes the created file")
 }
+
+// TestPermissionsFromProjectConfig drives the modes and the project's rules through the
+// binary, headless: what runs, what needs approval (with the rule to add) and what is
+// denied whatever --yes says.
+func TestPermissionsFromProjectConfig(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"a.txt": "a\n",
+		".jido/config.toml": `mode = "auto-edit"
+[[allow]]
+tool = "run_shell"
+command = "touch"
+[[deny]]
+tool = "*"
+paths = ["locked/**"]
+`,
+	})
+	call := func(args ...string) (int, string) {
+		r := runJido(t, "", append([]string{"call", "--root", root}, args...)...)
+		return r.code, r.stdout
+	}
+	code, _ := call("write_file", `{"path":"b.txt","content":"b"}`)
+	assert.Equal(t, 0, code, "auto-edit runs file changes")
+	code, _ = call("run_shell", `{"command":"touch made.txt"}`)
+	assert.Equal(t, 0, code, "an allow rule for the command")
+	code, out := call("run_shell", `{"command":"rm a.txt"}`)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "needs approval")
+	assert.Contains(t, out, `command = \"rm a.txt\"`, "the rule to add")
+	assert.FileExists(t, filepath.Join(root, "a.txt"))
+	code, out = call("--yes", "write_file", `{"path":"locked/x.txt","content":"x"}`)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "denied")
+	assert.NoFileExists(t, filepath.Join(root, "locked/x.txt"))
+	code, _ = call("--mode", "read-only", "--yes", "write_file", `{"path":"c.txt","content":"c"}`)
+	assert.Equal(t, 1, code, "read-only refuses changes even with --yes")
+	code, _ = call("--mode", "read-only", "read_file", `{"path":"a.txt"}`)
+	assert.Equal(t, 0, code)
+
+	writeTree(t, root, map[string]string{".jido/config.toml": "mode = \"auto-edit\"\n[[allow]]\ntool = \"run_shell\"\nclass = \"sometimes\"\n"})
+	r := runJido(t, "", "call", "--root", root, "read_file", `{"path":"a.txt"}`)
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, ".jido/config.toml:4", "a bad config names its file and line")
+}
