@@ -226,15 +226,20 @@ func (f *Files) MoveFile(ctx context.Context, p definitions.MoveFileParams) (*Mo
 	if err := f.Root.Rename(p.Source, p.Destination, p.Overwrite); err != nil {
 		return nil, err
 	}
-	src, err := f.Root.Clean(p.Source)
-	if err != nil {
-		return nil, err
-	}
-	dst, err := f.Root.Clean(p.Destination)
+	src, dst, err := f.movePaths(p)
 	if err != nil {
 		return nil, err
 	}
 	return &MoveFileResult{Source: src, Destination: dst}, nil
+}
+
+// movePaths returns a move's source and destination as root-relative paths.
+func (f *Files) movePaths(p definitions.MoveFileParams) (src, dst string, err error) {
+	if src, err = f.Root.Clean(p.Source); err != nil {
+		return "", "", err
+	}
+	dst, err = f.Root.Clean(p.Destination)
+	return src, dst, err
 }
 
 // previewDelete is delete_file's dry run: what exists at the path and, for a directory,
@@ -271,11 +276,7 @@ func (f *Files) previewMove(p definitions.MoveFileParams) (*MoveFileResult, erro
 	if _, err := f.Root.Lstat(p.Source); err != nil {
 		return nil, err
 	}
-	src, err := f.Root.Clean(p.Source)
-	if err != nil {
-		return nil, err
-	}
-	dst, err := f.Root.Clean(p.Destination)
+	src, dst, err := f.movePaths(p)
 	if err != nil {
 		return nil, err
 	}
