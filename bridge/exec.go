@@ -37,6 +37,7 @@ type ShellResult struct {
 	Class   string   `json:"class"`
 	Reasons []string `json:"class_reasons,omitempty"`
 	JobID   string   `json:"job_id,omitempty"`
+	DryRun  bool     `json:"dry_run,omitempty"` // classified, not run
 	*shell.Result
 	Redacted map[string]int `json:"redacted,omitempty"`
 }
@@ -64,6 +65,11 @@ func (e *Exec) RunShell(ctx context.Context, p definitions.RunShellParams) (*She
 	if len(p.Cmd) > 0 {
 		class = shellclass.ClassifyArgv(p.Cmd)
 	}
+	res := &ShellResult{Class: class.Class.String(), Reasons: class.Reasons}
+	if p.DryRun {
+		res.DryRun = true
+		return res, nil
+	}
 	r, err := e.runner()
 	if err != nil {
 		return nil, err
@@ -72,7 +78,6 @@ func (e *Exec) RunShell(ctx context.Context, p definitions.RunShellParams) (*She
 		Command: p.Command, Argv: p.Cmd, Cwd: p.Cwd, Env: p.Env, Stdin: p.Stdin,
 		Timeout: seconds(p.Timeout), Output: p.MaxOutput,
 	}
-	res := &ShellResult{Class: class.Class.String(), Reasons: class.Reasons}
 	if p.Background {
 		job, err := r.Start(req)
 		if err != nil {
@@ -167,11 +172,13 @@ const testOutputLimit = 16 << 20
 // RunTestsResult is the result of run_tests: the parsed summary and how the run ended.
 type RunTestsResult struct {
 	*testrun.Summary
-	Command  []string            `json:"command"`
-	ExitCode int                 `json:"exit_code"`
-	TimedOut bool                `json:"timed_out"`
-	Sandbox  sandbox.Confinement `json:"sandbox"`
-	Files    map[string]string   `json:"output_files,omitempty"`
+	DryRun   bool                 `json:"dry_run,omitempty"` // the command that would run, not run
+	Runner   testrun.Runner       `json:"runner"`
+	Command  []string             `json:"command"`
+	ExitCode *int                 `json:"exit_code,omitempty"` // nil for a dry run
+	TimedOut bool                 `json:"timed_out,omitempty"`
+	Sandbox  *sandbox.Confinement `json:"sandbox,omitempty"`
+	Files    map[string]string    `json:"output_files,omitempty"`
 }
 
 // RunTests detects the project's test runner, runs it in the sandbox and parses its
@@ -182,15 +189,18 @@ func (e *Exec) RunTests(ctx context.Context, p definitions.RunTestsParams) (*Run
 		return nil, err
 	}
 	reportDir := shell.OutputDir + "/tests-" + newReportID()
-	if err := e.Root.MkdirAll(reportDir); err != nil {
-		return nil, err
-	}
 	plan, err := testrun.Detect(e.Root.FS(), testrun.Options{
 		Path: p.Path, Selector: p.Selector, Runner: testrun.Runner(p.Runner), Command: p.Command, ReportDir: reportDir,
 	})
 	if err != nil {
 		return nil, definitions.NewError(definitions.ValidationError, "run_tests: %v", err).With("path", p.Path).
 			Hint("Pass runner (go, node, npm, pytest, cargo, ert, make) or command to say how to run the tests")
+	}
+	if p.DryRun {
+		return &RunTestsResult{Runner: plan.Runner, Command: plan.Argv, DryRun: true}, nil
+	}
+	if err := e.Root.MkdirAll(reportDir); err != nil {
+		return nil, err
 	}
 	out, err := r.Run(ctx, shell.Request{Argv: plan.Argv, Cwd: plan.Dir, Env: plan.Env, Timeout: seconds(p.Timeout), Output: testOutputLimit})
 	if err != nil {
@@ -207,7 +217,10 @@ func (e *Exec) RunTests(ctx context.Context, p definitions.RunTestsParams) (*Run
 	for i := range sum.Failures {
 		sum.Failures[i].Message, _ = e.redactor().String(sum.Failures[i].Message)
 	}
-	return &RunTestsResult{Summary: &sum, Command: plan.Argv, ExitCode: out.ExitCode, TimedOut: out.TimedOut, Sandbox: out.Sandbox, Files: out.Files}, nil
+	return &RunTestsResult{
+		Summary: &sum, Runner: plan.Runner, Command: plan.Argv, ExitCode: &out.ExitCode, TimedOut: out.TimedOut,
+		Sandbox: &out.Sandbox, Files: out.Files,
+	}, nil
 }
 
 // newReportID names a test run's report directory.

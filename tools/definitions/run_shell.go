@@ -9,6 +9,7 @@ type RunShellParams struct {
 	Stdin      *string           `json:"stdin,omitempty" jsonschema:"text to send on standard input (closed when left out)"`
 	Timeout    float64           `json:"timeout,omitempty" default:"120" minimum:"0.1" maximum:"600" jsonschema:"seconds before the command and everything it started is killed"`
 	Background bool              `json:"background,omitempty" jsonschema:"start the command as a job and return its job_id at once; read it with job_output, stop it with job_kill"`
+	DryRun     bool              `json:"dry_run,omitempty" jsonschema:"classify the command and say how it would run, without running it"`
 	MaxOutput  int               `json:"max_output,omitempty" default:"30000" minimum:"100" jsonschema:"bytes of stdout and of stderr returned; longer output keeps its head and tail, and the whole of it goes to a file in .jido/output"`
 }
 
