@@ -26,6 +26,7 @@ Usage:
   jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
   jido eval [--root DIR] [--yes] [--mode MODE] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
+  jido rules [--root DIR] [--revoke ID]
   jido tools [--format jsonschema]
   jido version
 
@@ -47,6 +48,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runTools(args[1:], stdout, stderr)
 	case "undo":
 		return runUndo(args[1:], stdout, stderr)
+	case "rules":
+		return runRules(args[1:], stdout, stderr)
 	case "version", "--version":
 		return runVersion(stdout)
 	case "help", "-h", "--help":

@@ -260,3 +260,25 @@ paths = ["locked/**"]
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, ".jido/config.toml:4", "a bad config names its file and line")
 }
+
+func TestRulesListAndRevoke(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".jido/config.toml": "[[allow]]\ntool = \"run_shell\"\ncommand = \"go test\"\n\n[[deny]]\ntool = \"delete_file\"\n"})
+	r := runJido(t, "", "rules", "--root", root)
+	require.Equal(t, 0, r.code, r.stderr)
+	out := decodeJSON(t, r.stdout)
+	rules := out["rules"].([]any)
+	require.Len(t, rules, 2)
+	first := rules[0].(map[string]any)
+	assert.Equal(t, "deny", first["action"], "deny rules are evaluated first")
+	assert.Contains(t, first["source"], "config.toml:5")
+
+	r = runJido(t, "", "rules", "--root", root, "--revoke", first["id"].(string))
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Len(t, decodeJSON(t, r.stdout)["rules"].([]any), 1)
+	data, err := os.ReadFile(filepath.Join(root, ".jido/config.toml"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), "delete_file", "revoked from the file")
+	assert.Contains(t, string(data), "go test")
+	assert.Equal(t, 1, runJido(t, "", "rules", "--root", root, "--revoke", "nope").code)
+}
