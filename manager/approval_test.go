@@ -52,6 +52,7 @@ func TestModesHeadless(t *testing.T) {
 		policy.ModeAutoEdit: {"", "", "", "permission-error"},
 		policy.ModeYolo:     {"", "", "", ""},
 		policy.ModeReadOnly: {"", "permission-error", "permission-error", "permission-error"},
+		policy.ModePlan:     {"", "permission-error", "permission-error", "permission-error"}, // no overlay yet: nothing may change
 	} {
 		t.Run(string(mode), func(t *testing.T) {
 			s, _ := gatedSession(t, Options{Permissions: policy.New(mode)})
