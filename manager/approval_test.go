@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/tools/definitions"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -128,6 +129,14 @@ func TestRoles(t *testing.T) {
 	r := s.Call(t.Context(), ToolCall{Name: "write_file", Args: map[string]any{"path": "a.txt", "content": "x"}})
 	assert.Equal(t, "permission-error", errType(r))
 	assert.Contains(t, r.Error.Message, "reader role")
+
+	var names []string
+	for _, tool := range s.Tools() {
+		names = append(names, tool.Name)
+	}
+	assert.Equal(t, []string{"file_exists", "glob", "list_dir", "list_files", "read_file", "search"}, names, "only the role's tools are offered")
+	full, _ := gatedSession(t, Options{Permissions: policy.New(policy.ModeDefault)})
+	assert.Len(t, full.Tools(), len(definitions.All()))
 
 	_, err := New(Options{Root: t.TempDir(), Permissions: policy.New(policy.ModeDefault), Role: "nobody"})
 	assert.ErrorContains(t, err, "unknown role")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -60,6 +61,22 @@ type Session struct {
 	mu     sync.Mutex
 	calls  int
 	closed bool
+}
+
+// Tools returns the tools this session offers, sorted by name: the catalogue, or the
+// session role's allow-list of it. A tool left out is also refused if called.
+func (s *Session) Tools() []*definitions.Tool {
+	g, ok := s.m.gate.(*policyGate)
+	if !ok || g.tools == nil {
+		return definitions.All()
+	}
+	var out []*definitions.Tool
+	for _, t := range definitions.All() {
+		if slices.Contains(g.tools, t.Name) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // ID returns the session's identifier, as used in events.
