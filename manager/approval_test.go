@@ -2,8 +2,12 @@ package manager
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/jido-run/jido/policy"
@@ -140,4 +144,71 @@ func TestRoles(t *testing.T) {
 
 	_, err := New(Options{Root: t.TempDir(), Permissions: policy.New(policy.ModeDefault), Role: "nobody"})
 	assert.ErrorContains(t, err, "unknown role")
+}
+
+// treeHash describes every file under root (path, mode, content) for before/after checks.
+func treeHash(t *testing.T, root string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %v", p, info.Mode())
+		if d.Type().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, " %x", sha256.Sum256(data))
+		}
+		b.WriteString("\n")
+		return nil
+	})
+	require.NoError(t, err)
+	return b.String()
+}
+
+// TestDenyCoversEveryMutatingTool denies every tool and calls each mutating one directly
+// and through jido.call: the tree stays byte-identical.
+func TestDenyCoversEveryMutatingTool(t *testing.T) {
+	engine := policy.New(policy.ModeYolo)
+	_, err := engine.Remember(policy.Rule{Action: policy.Deny, Tool: "*"}, policy.ScopeSession)
+	require.NoError(t, err)
+	s, root := gatedSession(t, Options{Permissions: engine, Yes: true, JournalDir: t.TempDir()})
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module x\n"), 0o644))
+	before := treeHash(t, root)
+	calls := map[string]string{
+		"write_file":  `{path="a.txt", content="x"}`,
+		"edit_file":   `{path="a.txt", old_string="old", new_string="new"}`,
+		"edit_region": `{path="a.txt", start_line=1, end_line=1, new_content="x"}`,
+		"multi_edit":  `{path="a.txt", edits={{old_string="old", new_string="new"}}}`,
+		"delete_file": `{path="a.txt"}`,
+		"move_file":   `{source="a.txt", destination="b.txt"}`,
+		"run_shell":   `{command="rm a.txt; touch c.txt"}`,
+		"run_tests":   `{}`,
+		"job_kill":    `{job_id="job-1"}`,
+		"undo":        `{}`,
+	}
+	for _, tool := range definitions.All() {
+		if tool.ReadOnly {
+			continue
+		}
+		args, ok := calls[tool.Name]
+		require.True(t, ok, "a deny case for every mutating tool: %s is missing", tool.Name)
+		for _, src := range []string{
+			fmt.Sprintf("return jido.%s(%s)", tool.Name, args),
+			fmt.Sprintf("return jido.call(%q, %s)", tool.Name, args),
+		} {
+			vals, terr := s.Eval(t.Context(), src)
+			require.Nil(t, terr, src)
+			require.Len(t, vals, 2, src)
+			assert.Equal(t, "permission-error", vals[1].(map[string]any)["type"], src)
+		}
+	}
+	assert.Equal(t, before, treeHash(t, root), "nothing on disk changed")
 }
