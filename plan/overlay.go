@@ -144,6 +144,16 @@ func (o *Overlay) resolve(op, c string, followLast bool) (string, error) {
 	return join(parent, path.Base(c)), nil
 }
 
+// writableName canonicalizes name (following a last symlink) and checks the plan may
+// write it.
+func (o *Overlay) writableName(op, name string) (string, error) {
+	c, err := o.canon(op, name, true)
+	if err != nil {
+		return "", err
+	}
+	return c, o.checkWrite(op, c)
+}
+
 // checkWrite refuses to modify the root, secret and protected paths, as the Root does.
 func (o *Overlay) checkWrite(op, c string) error {
 	switch {

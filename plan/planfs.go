@@ -103,11 +103,8 @@ func (p *planFs) mkdir(name string, all bool) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	const op = "mkdir"
-	c, err := o.canon(op, name, true)
+	c, err := o.writableName(op, name)
 	if err != nil {
-		return err
-	}
-	if err := o.checkWrite(op, c); err != nil {
 		return err
 	}
 	info, _, err := o.lookup(op, c)
@@ -173,11 +170,8 @@ func (p *planFs) attr(op, name string, set func(key string) error) error {
 	o := p.o
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	c, err := o.canon(op, name, true)
+	c, err := o.writableName(op, name)
 	if err != nil {
-		return err
-	}
-	if err := o.checkWrite(op, c); err != nil {
 		return err
 	}
 	info, inLayer, err := o.lookup(op, c)
