@@ -71,7 +71,33 @@ func New(o Options) (*Runner, error) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		sh = "sh"
 	}
+	pruneOutputs(o.Root, OutputMaxAge) // one directory listing: cheap enough to do inline
 	return &Runner{root: o.Root, sb: sb, tmp: tmp, base: baseEnv(os.Environ(), tmp), shell: sh, jobs: map[string]*Job{}}, nil
+}
+
+// OutputMaxAge is how long full outputs and test reports stay in OutputDir.
+const OutputMaxAge = 7 * 24 * time.Hour
+
+// pruneOutputs removes the entries of OutputDir (output files, test report directories)
+// last modified more than maxAge ago, so that kept outputs do not pile up in the project.
+// It returns how many it removed; errors (a missing directory first of all) remove nothing.
+func pruneOutputs(root *security.Root, maxAge time.Duration) int {
+	entries, err := root.ReadDir(OutputDir)
+	if err != nil {
+		return 0
+	}
+	cutoff := time.Now().Add(-maxAge)
+	removed := 0
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !info.ModTime().Before(cutoff) {
+			continue
+		}
+		if root.Remove(OutputDir+"/"+e.Name(), e.IsDir()) == nil {
+			removed++
+		}
+	}
+	return removed
 }
 
 // Request is one command.

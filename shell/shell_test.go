@@ -172,3 +172,20 @@ func TestJobs(t *testing.T) {
 	_, err = r.Start(Request{Command: "true"})
 	assert.ErrorIs(t, err, ErrClosed)
 }
+
+func TestOldOutputsArePruned(t *testing.T) {
+	r, dir := newRunner(t)
+	out := filepath.Join(dir, OutputDir)
+	require.NoError(t, os.MkdirAll(filepath.Join(out, "tests-old"), 0o755))
+	for _, name := range []string{"run-old.stdout.log", "run-new.stdout.log", "tests-old/report.xml"} {
+		require.NoError(t, os.WriteFile(filepath.Join(out, name), []byte("x"), 0o644))
+	}
+	old := time.Now().Add(-OutputMaxAge - time.Hour)
+	for _, name := range []string{"run-old.stdout.log", "tests-old"} {
+		require.NoError(t, os.Chtimes(filepath.Join(out, name), old, old))
+	}
+	assert.Equal(t, 2, pruneOutputs(r.root, OutputMaxAge))
+	assert.NoFileExists(t, filepath.Join(out, "run-old.stdout.log"))
+	assert.NoDirExists(t, filepath.Join(out, "tests-old"))
+	assert.FileExists(t, filepath.Join(out, "run-new.stdout.log"))
+}
