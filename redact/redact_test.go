@@ -106,6 +106,7 @@ func structuredCases() []ruleCase {
 	pk := "-----BEGIN PRIVATE KEY-----\\n" + strings.ReplaceAll(body, "\n", "\\n") + "-----END PRIVATE KEY-----\\n"
 	jwt := jwtOf(`{"alg":"HS256","typ":"JWT"}`, `{"sub":"1234567890","name":"Jane","iat":1516239022}`, mix(43))
 	return []ruleCase{
+		{"bearer header", "Authorization: Bearer " + mix(32), "Authorization: Bearer " + red("bearer-token")},
 		{"rsa block", "key:\n-----BEGIN RSA PRIVATE KEY-----\n" + body + "-----END RSA PRIVATE KEY-----\nrest",
 			"key:\n" + red("private-key") + "\nrest"},
 		{"openssh block", "-----BEGIN OPENSSH PRIVATE KEY-----\n" + body + "-----END OPENSSH PRIVATE KEY-----",
@@ -243,7 +244,7 @@ func TestEveryRuleTested(t *testing.T) {
 func TestRulesSorted(t *testing.T) {
 	names := Default().Rules()
 	assert.IsNonDecreasing(t, names)
-	assert.Len(t, names, 29)
+	assert.Len(t, names, 30)
 	names[0] = "changed"
 	assert.NotEqual(t, "changed", Default().Rules()[0], "Rules returns a copy")
 }
@@ -373,5 +374,21 @@ func TestIdempotentPairs(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestBearerTokens(t *testing.T) {
+	tok := "eyAbc123" + strings.Repeat("Xy9", 8)
+	for in, want := range map[string]string{
+		"Authorization: Bearer " + tok:                  "Authorization: Bearer [REDACTED:bearer-token]",
+		`curl -H "authorization: bearer ` + tok + `" x`: `curl -H "authorization: bearer [REDACTED:bearer-token]" x`,
+		"Authorization: Bearer $TOKEN":                  "Authorization: Bearer $TOKEN",
+		"Authorization: Bearer <your-token>":            "Authorization: Bearer <your-token>",
+		"the bearer of bad news":                        "the bearer of bad news",
+		"Bearer abc123":                                 "Bearer abc123",
+		"Bearer " + strings.Repeat("a", 30):             "Bearer " + strings.Repeat("a", 30),
+	} {
+		got, _ := Default().String(in)
+		assert.Equal(t, want, got, in)
 	}
 }

@@ -40,6 +40,7 @@ func defaultRules() []*Rule {
 		{Name: "xai-api-key", keywords: []string{"xai-"}, caseSensitive: true, find: token(alnum, 80, 80)},
 		{Name: "jwt", keywords: []string{"eyJ"}, caseSensitive: true, find: findJWT},
 		{Name: "url-credentials", keywords: []string{"://"}, find: findURLPassword},
+		{Name: "bearer-token", keywords: []string{"bearer "}, find: findBearer},
 		assignment("generic-private-key", "private_key", "privatekey", "private-key"),
 		assignment("generic-api-key", "api_key", "apikey", "api-key"),
 		assignment("generic-secret", "secret"),
@@ -111,6 +112,25 @@ func token(body *charset, minLen, maxLen int) finder {
 		}
 		return start, to, true
 	}
+}
+
+// bearerChars are the characters of an RFC 6750 bearer token (b64token).
+var bearerChars = newCharset("A-Za-z0-9._~+/=-")
+
+// findBearer replaces the token after "Bearer " (an Authorization header, a curl -H
+// argument) and keeps the scheme: at least 20 token characters of at least two classes
+// (letters and digits), so prose ("bearer of bad news") and placeholders ($TOKEN,
+// <token>) are left alone.
+func findBearer(b []byte, start, end int) (int, int, bool) {
+	if !boundaryBefore(b, start) {
+		return 0, 0, false
+	}
+	n := bearerChars.span(b, end, 4096)
+	to := end + n
+	if n < 20 || charClasses(b[end:to]) < 2 || !boundaryAfter(b, to) || placeholderToken(b[end:to]) {
+		return 0, 0, false
+	}
+	return end, to, true
 }
 
 // placeholderToken reports whether a token body is a documentation stand-in.
