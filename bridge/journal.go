@@ -33,8 +33,11 @@ const maxJournaledFiles = 2000
 // journaled runs fn for a mutating file tool with the before-state of the files it touches
 // captured in the session's journal and the change committed after it succeeds.
 func journaled[P, R any](ctx context.Context, d Deps, t *definitions.Tool, p P, fn func(context.Context, P) (R, error)) (R, error) {
+	if d.Journal == nil || !t.Mutating || isDryRun(p) {
+		return fn(ctx, p)
+	}
 	files, note := d.changedFiles(p)
-	if d.Journal == nil || !t.Mutating || isDryRun(p) || (files == nil && note == "") {
+	if files == nil && note == "" {
 		return fn(ctx, p)
 	}
 	var before []journal.Before

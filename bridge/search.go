@@ -246,11 +246,12 @@ func (j *searchJob) walk(ctx context.Context, w *walk.Walker, base string, p def
 			}
 		})
 	}
+	include := pathFilter(base, p.IncludePaths, false)
 	opts := walk.Options{
 		Hidden: p.IncludeHidden,
 		Skip:   pathFilter(base, p.ExcludePaths, true),
 		Match: func(name string, typ fs.FileMode) bool {
-			return typ.IsRegular() && (len(p.IncludePaths) == 0 || pathFilter(base, p.IncludePaths, false)(name, typ))
+			return typ.IsRegular() && (include == nil || include(name, typ))
 		},
 	}
 	_, err := w.Walk(ctx, base, opts, func(e walk.Entry) error {
