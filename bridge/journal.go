@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -86,23 +87,10 @@ func summary(tool string, files []string) string {
 func (d Deps) changedFiles(p any) ([]string, string) {
 	var names []string
 	var moves [][2]string
-	switch p := p.(type) {
-	case definitions.WriteFileParams:
-		names = []string{p.Path}
-	case definitions.EditFileParams:
-		names = []string{p.Path}
-	case definitions.EditRegionParams:
-		names = []string{p.Path}
-	case definitions.MultiEditParams:
-		for _, e := range p.Edits {
-			names = append(names, cmpOr(e.Path, p.Path))
-		}
-	case definitions.DeleteFileParams:
-		names = []string{p.Path}
-	case definitions.MoveFileParams:
-		moves = [][2]string{{p.Source, p.Destination}}
-	default:
-		return nil, ""
+	if m, ok := p.(definitions.MoveFileParams); ok {
+		moves = [][2]string{{m.Source, m.Destination}}
+	} else {
+		names = NamedPaths(p)
 	}
 	var files []string
 	add := func(name string) string {
@@ -145,11 +133,42 @@ func (d Deps) changedFiles(p any) ([]string, string) {
 	return dedupe(files), ""
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
+// NamedPaths returns the paths a call's arguments name, as given ("" for the root's
+// default), for the policy and the journal: the files and directories of the file and
+// find tools, a move's source and destination, each edit's file. Tools that name no path
+// (shell, jobs, undo) give nil.
+func NamedPaths(p any) []string {
+	switch p := p.(type) {
+	case definitions.ReadFileParams:
+		return []string{p.Path}
+	case definitions.WriteFileParams:
+		return []string{p.Path}
+	case definitions.EditFileParams:
+		return []string{p.Path}
+	case definitions.EditRegionParams:
+		return []string{p.Path}
+	case definitions.MultiEditParams:
+		var names []string
+		for _, e := range p.Edits {
+			names = append(names, cmp.Or(e.Path, p.Path))
+		}
+		return names
+	case definitions.ListDirParams:
+		return []string{p.Path}
+	case definitions.ListFilesParams:
+		return []string{p.Directory}
+	case definitions.GlobParams:
+		return []string{p.Path}
+	case definitions.SearchParams:
+		return []string{p.Path}
+	case definitions.FileExistsParams:
+		return []string{p.Path}
+	case definitions.DeleteFileParams:
+		return []string{p.Path}
+	case definitions.MoveFileParams:
+		return []string{p.Source, p.Destination}
 	}
-	return b
+	return nil
 }
 
 func dedupe(s []string) []string {

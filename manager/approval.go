@@ -1,6 +1,7 @@
 package manager
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -131,49 +132,15 @@ func (g *policyGate) Check(ctx context.Context, c bridge.Call) *definitions.Tool
 // and for shell tools the parsed commands and their class.
 func (g *policyGate) request(c bridge.Call) (policy.Request, string) {
 	req := policy.Request{Tool: c.Tool.Name, ReadOnly: c.Tool.ReadOnly, Mutating: c.Tool.Mutating, Destructive: c.Tool.Destructive}
-	addPath := func(p string) {
-		if p == "" {
-			p = "."
+	for _, name := range bridge.NamedPaths(c.Params) {
+		name = cmp.Or(name, ".")
+		if canon, err := g.root.Resolve(name); err == nil {
+			name = canon
 		}
-		if canon, err := g.root.Resolve(p); err == nil {
-			p = canon
-		}
-		req.Paths = append(req.Paths, p)
+		req.Paths = append(req.Paths, name)
 	}
 	var cls *shellclass.Result
 	switch p := c.Params.(type) {
-	case definitions.ReadFileParams:
-		addPath(p.Path)
-	case definitions.WriteFileParams:
-		addPath(p.Path)
-	case definitions.EditFileParams:
-		addPath(p.Path)
-	case definitions.EditRegionParams:
-		addPath(p.Path)
-	case definitions.MultiEditParams:
-		if p.Path != "" {
-			addPath(p.Path)
-		}
-		for _, e := range p.Edits {
-			if e.Path != "" {
-				addPath(e.Path)
-			}
-		}
-	case definitions.ListDirParams:
-		addPath(p.Path)
-	case definitions.ListFilesParams:
-		addPath(p.Directory)
-	case definitions.GlobParams:
-		addPath(p.Path)
-	case definitions.SearchParams:
-		addPath(p.Path)
-	case definitions.FileExistsParams:
-		addPath(p.Path)
-	case definitions.DeleteFileParams:
-		addPath(p.Path)
-	case definitions.MoveFileParams:
-		addPath(p.Source)
-		addPath(p.Destination)
 	case definitions.RunShellParams:
 		r := shellclass.Classify(p.Command)
 		if len(p.Cmd) > 0 {
