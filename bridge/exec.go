@@ -148,6 +148,10 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 
 // shellError maps the errors of starting a command.
 func shellError(err error) error {
+	if errors.Is(err, shell.ErrInvalid) {
+		return definitions.NewError(definitions.ValidationError, "run_shell: %v", err).
+			Hint("Check the request: command or cmd, and env names made of letters, digits and _ (not starting with a digit)")
+	}
 	if errors.Is(err, shell.ErrClosed) {
 		return definitions.NewError(definitions.ProcessError, "%v", err).Hint("Open a new session")
 	}

@@ -126,6 +126,9 @@ type Result struct {
 // ErrClosed is returned after Close.
 var ErrClosed = errors.New("the session's shell is closed")
 
+// ErrInvalid wraps the refusals of a malformed request (no command, a bad variable name).
+var ErrInvalid = errors.New("invalid command request")
+
 // process is a started command with its captured streams.
 type process struct {
 	p              *sandbox.Process
@@ -148,7 +151,7 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 		argv = []string{r.shell, "-c", req.Command}
 	}
 	if len(argv) == 0 {
-		return nil, errors.New("no command: give command or cmd")
+		return nil, fmt.Errorf("%w: no command: give command or cmd", ErrInvalid)
 	}
 	dir, err := r.dir(req.Cwd)
 	if err != nil {
@@ -156,7 +159,7 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 	}
 	for k := range req.Env {
 		if !validEnvName().MatchString(k) {
-			return nil, fmt.Errorf("env: %q is not a valid variable name", k)
+			return nil, fmt.Errorf("%w: env: %q is not a valid variable name", ErrInvalid, k)
 		}
 	}
 	limit := req.Output
