@@ -86,7 +86,7 @@ func restrict(s spec) error {
 		landlock.RODirs(self, "/proc/sys").IgnoreIfMissing(),
 		landlock.ROFiles(procFiles...).IgnoreIfMissing(),
 		landlock.RWDirs(s.ReadWrite...).IgnoreIfMissing().WithRefer(),
-		landlock.RWFiles(s.DevFiles...).IgnoreIfMissing().WithIoctlDev(),
+		landlock.RWFiles(devFiles...).IgnoreIfMissing().WithIoctlDev(),
 	}
 	cfg := landlock.V7.BestEffort()
 	if s.Network {

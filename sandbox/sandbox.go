@@ -39,7 +39,6 @@ const DefaultMaxProcs = 512
 type spec struct {
 	ReadOnly  []string `json:"ro"`
 	ReadWrite []string `json:"rw"`
-	DevFiles  []string `json:"dev"`
 	Network   bool     `json:"net"`
 	MaxProcs  int      `json:"nproc"`
 	Cgroup    string   `json:"cgroup,omitempty"` // cgroup.procs file to join

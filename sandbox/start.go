@@ -71,7 +71,7 @@ type Process struct {
 func (s *Sandbox) Start(o Options) (*Process, error) {
 	group, procs := newPidsGroup(s.policy.MaxProcs)
 	sp := spec{
-		ReadOnly: s.ro, ReadWrite: s.rw, DevFiles: devFiles, Network: s.policy.Network,
+		ReadOnly: s.ro, ReadWrite: s.rw, Network: s.policy.Network,
 		MaxProcs: s.policy.MaxProcs, Dir: o.Dir, Argv: o.Argv,
 	}
 	if group != nil {

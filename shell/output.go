@@ -94,6 +94,11 @@ func (o *output) toTail(p []byte) {
 	}
 }
 
+// tailBytes returns the ring's bytes in order (a copy).
+func (o *output) tailBytes() []byte {
+	return append(append([]byte(nil), o.tail[o.tailPos:]...), o.tail[:o.tailPos]...)
+}
+
 // close closes the spool file.
 func (o *output) close() {
 	o.mu.Lock()
@@ -113,7 +118,7 @@ func (o *output) text() (s string, cut bool) {
 		return validUTF8(o.buf), false
 	}
 	head := o.buf[:o.limit/2]
-	tail := append(append([]byte(nil), o.tail[o.tailPos:]...), o.tail[:o.tailPos]...)
+	tail := o.tailBytes()
 	head, tail = trimHead(head), trimTail(tail)
 	omitted := o.total - int64(len(head)) - int64(len(tail))
 	where := "the full output was not kept"
@@ -166,7 +171,7 @@ func (o *output) since(off int64) (string, int64, bool) {
 		off = int64(len(o.buf))
 	}
 	if o.total > off {
-		tail := append(append([]byte(nil), o.tail[o.tailPos:]...), o.tail[:o.tailPos]...)
+		tail := o.tailBytes()
 		tailStart := o.total - int64(len(tail))
 		if tailStart > off {
 			cut = true
