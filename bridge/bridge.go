@@ -21,7 +21,8 @@ const LibraryName = "jido"
 
 // Deps are what the bridge functions of one session need.
 type Deps struct {
-	Root    *security.Root
+	Root    *security.Root   // the project on disk
+	Store   Store            // what the file tools act on (nil: Disk(Root))
 	Reads   *ReadLog         // the session's read tracking, for compare-and-swap edits
 	Limits  runtime.Limits   // bounds on Lua->Go conversion of arguments
 	Walker  *walk.Walker     // tree walks of list_files, glob and search (nil: one without global excludes)
@@ -34,8 +35,11 @@ type Deps struct {
 
 // Libraries returns every bridge module of a session, ready for runtime.Options.
 func Libraries(d Deps) []runtime.Library {
+	if d.Store == nil {
+		d.Store = Disk(d.Root)
+	}
 	if d.Walker == nil {
-		d.Walker = walk.New(d.Root, nil)
+		d.Walker = walk.NewTree(d.Store, nil)
 	}
 	files := &Files{Deps: d}
 	find := &Find{Deps: d}

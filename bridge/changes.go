@@ -39,7 +39,7 @@ func newChangeSet(f *Files, force bool) *changeSet {
 
 // file returns the planned state of the named file, loading it on first use.
 func (cs *changeSet) file(name string) (*fileChange, error) {
-	canon, err := cs.f.Root.Resolve(name)
+	canon, err := cs.f.Store.Resolve(name)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (cs *changeSet) file(name string) (*fileChange, error) {
 // load reads a file for editing: it must have been read in the session and be unchanged.
 // A missing file is allowed (an edit may create it); its before is empty.
 func (cs *changeSet) load(canon string) (*fileChange, error) {
-	file, err := cs.f.Root.ReadFile(canon)
+	file, err := cs.f.Store.ReadFile(canon)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &fileChange{path: canon}, nil
 	}
@@ -106,7 +106,7 @@ func (cs *changeSet) commit(ctx context.Context) error {
 		if fc.exists {
 			opts.Expect = &fc.version
 		}
-		_, v, err := cs.f.Root.WriteFile(fc.path, []byte(fc.after), opts)
+		_, v, err := cs.f.Store.WriteFile(fc.path, []byte(fc.after), opts)
 		if err != nil {
 			if rerr := cs.rollback(changed[:i], written); rerr != nil {
 				return fmt.Errorf("%w (and restoring the files written before it failed: %v)", err, rerr)
@@ -127,11 +127,11 @@ func (cs *changeSet) rollback(files []*fileChange, versions []security.Version) 
 	var errs []error
 	for i, fc := range files {
 		if !fc.exists {
-			errs = append(errs, cs.f.Root.Remove(fc.path, false))
+			errs = append(errs, cs.f.Store.Remove(fc.path, false))
 			continue
 		}
 		v := versions[i]
-		_, _, err := cs.f.Root.WriteFile(fc.path, []byte(fc.before), security.WriteOptions{Expect: &v})
+		_, _, err := cs.f.Store.WriteFile(fc.path, []byte(fc.before), security.WriteOptions{Expect: &v})
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

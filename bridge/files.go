@@ -37,7 +37,7 @@ func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*Re
 	if terr != nil {
 		return nil, terr
 	}
-	file, canon, ver, err := f.Root.OpenFile(p.Path)
+	file, canon, ver, err := f.Store.OpenReader(p.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ type WriteFileResult struct {
 func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*WriteFileResult, error) {
 	opts := security.WriteOptions{}
 	data := []byte(p.Content)
-	info, err := f.Root.Stat(p.Path)
+	info, err := f.Store.Stat(p.Path)
 	exists := err == nil
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
@@ -92,7 +92,7 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 	case info.IsDir():
 		return nil, &fs.PathError{Op: "write", Path: p.Path, Err: security.ErrIsDir}
 	case p.Append:
-		cur, err := f.Root.ReadFile(p.Path)
+		cur, err := f.Store.ReadFile(p.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +116,7 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	canon, ver, err := f.Root.WriteFile(p.Path, data, opts)
+	canon, ver, err := f.Store.WriteFile(p.Path, data, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -126,13 +126,13 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 
 // previewWrite is write_file's dry run: the diff from the current content, nothing written.
 func (f *Files) previewWrite(p definitions.WriteFileParams, exists bool, data []byte) (*WriteFileResult, error) {
-	canon, err := f.Root.Resolve(p.Path)
+	canon, err := f.Store.Resolve(p.Path)
 	if err != nil {
 		return nil, err
 	}
 	before := ""
 	if exists {
-		cur, err := f.Root.ReadFile(canon)
+		cur, err := f.Store.ReadFile(canon)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +147,7 @@ func (f *Files) previewWrite(p definitions.WriteFileParams, exists bool, data []
 func (f *Files) guardWrite(name string, exists bool, data []byte) error {
 	var before []byte
 	if exists {
-		cur, err := f.Root.ReadFile(name)
+		cur, err := f.Store.ReadFile(name)
 		if err != nil {
 			return err
 		}
@@ -160,14 +160,14 @@ func (f *Files) guardWrite(name string, exists bool, data []byte) error {
 // policy error if tools may not change it at all (so that the model is not told to read a
 // secret), else a conflict naming action.
 func (f *Files) seen(name, action string) (security.Version, error) {
-	canon, err := f.Root.Resolve(name)
+	canon, err := f.Store.Resolve(name)
 	if err != nil {
 		return security.Version{}, err
 	}
-	if f.Root.IsSecret(canon) {
+	if f.Store.IsSecret(canon) {
 		return security.Version{}, &fs.PathError{Op: action, Path: canon, Err: security.ErrSecret}
 	}
-	if f.Root.IsProtected(canon) {
+	if f.Store.IsProtected(canon) {
 		return security.Version{}, &fs.PathError{Op: action, Path: canon, Err: security.ErrProtected}
 	}
 	v, ok := f.Reads.Get(canon)
@@ -196,10 +196,10 @@ func (f *Files) DeleteFile(ctx context.Context, p definitions.DeleteFileParams) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := f.Root.Remove(p.Path, p.Recursive); err != nil {
+	if err := f.Store.Remove(p.Path, p.Recursive); err != nil {
 		return nil, err
 	}
-	rel, err := f.Root.Clean(p.Path)
+	rel, err := f.Store.Clean(p.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,7 @@ func (f *Files) MoveFile(ctx context.Context, p definitions.MoveFileParams) (*Mo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := f.Root.Rename(p.Source, p.Destination, p.Overwrite); err != nil {
+	if err := f.Store.Rename(p.Source, p.Destination, p.Overwrite); err != nil {
 		return nil, err
 	}
 	src, dst, err := f.movePaths(p)
@@ -235,10 +235,10 @@ func (f *Files) MoveFile(ctx context.Context, p definitions.MoveFileParams) (*Mo
 
 // movePaths returns a move's source and destination as root-relative paths.
 func (f *Files) movePaths(p definitions.MoveFileParams) (src, dst string, err error) {
-	if src, err = f.Root.Clean(p.Source); err != nil {
+	if src, err = f.Store.Clean(p.Source); err != nil {
 		return "", "", err
 	}
-	dst, err = f.Root.Clean(p.Destination)
+	dst, err = f.Store.Clean(p.Destination)
 	return src, dst, err
 }
 
@@ -247,11 +247,11 @@ func (f *Files) movePaths(p definitions.MoveFileParams) (src, dst string, err er
 // directory without recursive. (Remove's own checks, such as a secret inside a tree, run
 // only for real.)
 func (f *Files) previewDelete(p definitions.DeleteFileParams) (*DeleteFileResult, error) {
-	info, err := f.Root.Lstat(p.Path)
+	info, err := f.Store.Lstat(p.Path)
 	if err != nil {
 		return nil, err
 	}
-	rel, err := f.Root.Clean(p.Path)
+	rel, err := f.Store.Clean(p.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +260,7 @@ func (f *Files) previewDelete(p definitions.DeleteFileParams) (*DeleteFileResult
 		if !p.Recursive {
 			return nil, &fs.PathError{Op: "remove", Path: rel, Err: fmt.Errorf("%w: set recursive to remove a directory", security.ErrIsDir)}
 		}
-		_ = fs.WalkDir(f.Root.FS(), rel, func(name string, _ fs.DirEntry, err error) error {
+		_ = fs.WalkDir(f.Store.FS(), rel, func(name string, _ fs.DirEntry, err error) error {
 			if err == nil && name != rel {
 				res.Entries++
 			}
@@ -273,7 +273,7 @@ func (f *Files) previewDelete(p definitions.DeleteFileParams) (*DeleteFileResult
 // previewMove is move_file's dry run: the source must exist, and a destination that exists
 // is refused unless overwrite, as the real move would.
 func (f *Files) previewMove(p definitions.MoveFileParams) (*MoveFileResult, error) {
-	if _, err := f.Root.Lstat(p.Source); err != nil {
+	if _, err := f.Store.Lstat(p.Source); err != nil {
 		return nil, err
 	}
 	src, dst, err := f.movePaths(p)
@@ -281,7 +281,7 @@ func (f *Files) previewMove(p definitions.MoveFileParams) (*MoveFileResult, erro
 		return nil, err
 	}
 	res := &MoveFileResult{Source: src, Destination: dst, DryRun: true}
-	if _, err := f.Root.Lstat(p.Destination); err == nil {
+	if _, err := f.Store.Lstat(p.Destination); err == nil {
 		if !p.Overwrite {
 			return nil, &fs.PathError{Op: "rename", Path: dst, Err: fs.ErrExist}
 		}

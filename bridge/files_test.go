@@ -20,7 +20,7 @@ func newFiles(t *testing.T) (*Files, string) {
 	root, err := security.Open(dir, security.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { root.Close() })
-	f := &Files{Deps{Root: root, Reads: NewReadLog()}}
+	f := &Files{Deps{Root: root, Store: Disk(root), Reads: NewReadLog()}}
 	_, err = f.ReadFile(t.Context(), definitions.ReadFileParams{Path: "a.txt", Limit: 10, MaxBytes: 1000})
 	require.NoError(t, err)
 	return f, dir

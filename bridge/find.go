@@ -58,11 +58,11 @@ func (f *Find) ListDir(_ context.Context, p definitions.ListDirParams) (*ListDir
 	if terr := checkGlobs("ignore_patterns", p.IgnorePatterns); terr != nil {
 		return nil, terr
 	}
-	canon, err := f.Root.Resolve(p.Path)
+	canon, err := f.Store.Resolve(p.Path)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := f.Root.ReadDir(canon)
+	entries, err := f.Store.ReadDir(canon)
 	if err != nil {
 		return nil, err
 	}
@@ -250,14 +250,14 @@ func (f *Find) ListFiles(ctx context.Context, p definitions.ListFilesParams) (*F
 
 // directory resolves a directory argument.
 func (f *Find) directory(name string) (string, error) {
-	info, err := f.Root.Stat(name)
+	info, err := f.Store.Stat(name)
 	if err != nil {
 		return "", err
 	}
 	if !info.IsDir() {
 		return "", &fs.PathError{Op: "list", Path: name, Err: security.ErrNotDir}
 	}
-	return f.Root.Resolve(name)
+	return f.Store.Resolve(name)
 }
 
 // Glob finds the files under path matching any pattern, newest first, with git's ignore
@@ -310,7 +310,7 @@ func (f *Find) checkPattern(pat string) (string, *definitions.ToolError) {
 		}
 	}
 	if strings.HasPrefix(pat, "/") {
-		rel, err := f.Root.Clean(pat)
+		rel, err := f.Store.Clean(pat)
 		if err != nil {
 			return "", bad("is outside the project root").Hint("Use a pattern relative to the project root")
 		}
@@ -333,11 +333,11 @@ func namesHidden(pat string) bool {
 // entered even when ignored) and collects the non-directories that match, stat'ing only them.
 func (f *Find) walkGlob(ctx context.Context, base, pat string, hidden bool, c *collector) error {
 	prefix, rest := doublestar.SplitPattern(pat)
-	start, err := f.Root.Resolve(path.Join(base, prefix))
+	start, err := f.Store.Resolve(path.Join(base, prefix))
 	if err != nil {
 		return nil // a prefix outside the tree or through a bad link matches nothing
 	}
-	if info, err := f.Root.Lstat(start); err != nil || !info.IsDir() {
+	if info, err := f.Store.Lstat(start); err != nil || !info.IsDir() {
 		return nil
 	}
 	depth := 0
@@ -374,14 +374,14 @@ type FileExistsResult struct {
 
 // FileExists reports whether a path exists in the root, following in-root symlinks.
 func (f *Find) FileExists(_ context.Context, p definitions.FileExistsParams) (*FileExistsResult, error) {
-	info, err := f.Root.Stat(p.Path)
+	info, err := f.Store.Stat(p.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &FileExistsResult{Path: p.Path, Exists: false}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	canon, err := f.Root.Resolve(p.Path)
+	canon, err := f.Store.Resolve(p.Path)
 	if err != nil {
 		return nil, err
 	}

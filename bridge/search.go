@@ -133,7 +133,7 @@ const maxPooledBuffer = 1 << 20
 // searchJob is one search call in progress.
 type searchJob struct {
 	redactor *redact.Redactor
-	root     *security.Root
+	root     walk.Tree
 	matcher  *search.Matcher
 	mode     string
 	limit    int
@@ -154,21 +154,21 @@ func (f *Find) Search(ctx context.Context, p definitions.SearchParams) (*SearchR
 	if terr := checkGlobs("exclude_paths", p.ExcludePaths); terr != nil {
 		return nil, terr
 	}
-	info, err := f.Root.Stat(p.Path)
+	info, err := f.Store.Stat(p.Path)
 	if err != nil {
 		return nil, err
 	}
-	base, err := f.Root.Resolve(p.Path)
+	base, err := f.Store.Resolve(p.Path)
 	if err != nil {
 		return nil, err
 	}
 	job := &searchJob{
-		redactor: f.redactor(), root: f.Root, matcher: m, mode: p.OutputMode, limit: p.MaxResults,
+		redactor: f.redactor(), root: f.Store, matcher: m, mode: p.OutputMode, limit: p.MaxResults,
 		res: &results{limit: p.MaxResults, prune: p.SortBy != "mtime"},
 	}
 	if !info.IsDir() {
 		// A file named explicitly is searched whatever the ignore rules say.
-		file, err := f.Root.ReadFile(base)
+		file, err := f.Store.ReadFile(base)
 		if err != nil {
 			return nil, err
 		}

@@ -29,7 +29,7 @@ func newFind(t *testing.T) *Find {
 	root, err := security.Open(dir, security.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { root.Close() })
-	return &Find{Deps{Root: root, Walker: walk.New(root, nil)}}
+	return &Find{Deps{Root: root, Store: Disk(root), Walker: walk.New(root, nil)}}
 }
 
 func searchParams(mode string, limit int) definitions.SearchParams {

@@ -180,7 +180,7 @@ func (j *Journal) Commit(root *security.Root, tool, summary string, before []Bef
 	return e, err
 }
 
-// commit completes e (ID, time, After) and writes it, with the lock held.
+// commit completes e (ID unless set, time, After) and writes it, with the lock held.
 func (j *Journal) commit(root *security.Root, e Entry) (Entry, error) {
 	if len(e.Before) == 0 {
 		return Entry{}, errors.New("journal: commit: no files captured")
@@ -201,11 +201,15 @@ func (j *Journal) commit(root *security.Root, e Entry) (Entry, error) {
 		}
 		e.After = append(e.After, st.After)
 	}
-	id, t, err := j.newID(j.now())
-	if err != nil {
-		return Entry{}, fmt.Errorf("journal: commit: %w", err)
+	if e.ID == "" {
+		id, t, err := j.newID(j.now())
+		if err != nil {
+			return Entry{}, fmt.Errorf("journal: commit: %w", err)
+		}
+		e.ID, e.Time = id, t
+	} else {
+		e.Time = j.now().UTC() // a pending change set keeps the ID Begin gave it
 	}
-	e.ID, e.Time = id, t
 	if err := j.writeEntry(e); err != nil {
 		return Entry{}, fmt.Errorf("journal: commit: %w", err)
 	}

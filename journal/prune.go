@@ -17,8 +17,8 @@ import (
 // the first entry that does not fit is removed with every older one. The newest entry is
 // kept even if it alone exceeds MaxBytes, so that the last change can always be undone.
 // Unreferenced blobs younger than an hour are kept: they may belong to a Capture whose
-// Commit is still to come. Temporary files and unreadable entry files, left by a crash,
-// are removed.
+// Commit is still to come; so are those of pending change sets (Begin). Temporary files
+// and unreadable entry files, left by a crash, are removed.
 func (j *Journal) Prune() error {
 	return j.locked(j.prune)
 }
@@ -75,6 +75,9 @@ func (j *Journal) prune() error {
 		}
 	}
 
+	for _, b := range j.pendingBlobs() {
+		referenced[b] = true
+	}
 	des, err := os.ReadDir(j.blobsDir())
 	if err != nil {
 		return fmt.Errorf("journal: prune: %w", err)

@@ -9,7 +9,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/jido-run/jido/edit"
 	"github.com/jido-run/jido/security"
@@ -155,7 +154,7 @@ func (o *Overlay) Apply() ([]string, error) {
 		})
 	}
 	for _, d := range o.prunable(changes) {
-		if err := o.removeEmptyDir(d); err != nil {
+		if err := o.root.RemoveEmptyDir(d); err != nil {
 			return rollback(err)
 		}
 		done = append(done, func() error { return o.root.MkdirAll(d) })
@@ -174,7 +173,7 @@ func (o *Overlay) Apply() ([]string, error) {
 			_, _, err := o.root.WriteFile(ch.Path, ch.After, security.WriteOptions{Perm: ch.Mode, MustNotExist: true})
 			if err != nil {
 				for _, d := range newDirs { // parents WriteFile may have created before failing
-					o.removeEmptyDir(d)
+					o.root.RemoveEmptyDir(d)
 				}
 				return rollback(err)
 			}
@@ -182,7 +181,7 @@ func (o *Overlay) Apply() ([]string, error) {
 				err := o.root.Remove(ch.Path, false)
 				for _, d := range newDirs {
 					if err == nil {
-						err = o.removeEmptyDir(d)
+						err = o.root.RemoveEmptyDir(d)
 					}
 				}
 				return err
@@ -247,18 +246,4 @@ func (o *Overlay) prunable(changes []Change) []string {
 		}
 	}
 	return empty
-}
-
-// removeEmptyDir removes the directory d if it is empty. Root.Remove refuses directories
-// without recursive, so emptiness is checked here first (a file appearing in between
-// would be removed with it: a small race, like Root.Rename's check before the rename).
-func (o *Overlay) removeEmptyDir(d string) error {
-	entries, err := o.root.ReadDir(d)
-	if err != nil {
-		return err
-	}
-	if len(entries) > 0 {
-		return pathErr("remove", d, syscall.ENOTEMPTY)
-	}
-	return o.root.Remove(d, true)
 }

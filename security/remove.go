@@ -54,3 +54,18 @@ func (r *Root) checkTree(op, dir string) error {
 		return r.checkPolicy(op, p, true)
 	})
 }
+
+// RemoveEmptyDir deletes the directory name denotes only if it is empty (rmdir(2)), as
+// when undoing a change that created it: a directory that holds anything fails and
+// nothing in it is touched, whoever added it meanwhile.
+func (r *Root) RemoveEmptyDir(name string) error {
+	const op = "rmdir"
+	t, err := r.resolveEntry(op, name, 0)
+	if err != nil {
+		return err
+	}
+	if !t.info.IsDir() {
+		return pathError(op, t.name, ErrNotDir)
+	}
+	return wrapOp(op, t.name, r.root.Remove(t.name))
+}

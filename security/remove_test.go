@@ -91,3 +91,34 @@ func TestRemoveKeepsRootContent(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEmpty(t, entries)
 }
+
+func TestRemoveEmptyDir(t *testing.T) {
+	tests := []struct {
+		name, in string
+		err      error
+	}{
+		{name: "empty", in: "empty"},
+		{name: "not empty", in: "sub", err: fs.ErrExist}, // ENOTEMPTY
+		{name: "file", in: "a.txt", err: ErrNotDir},
+		{name: "root", in: ".", err: ErrIsRoot},
+		{name: "missing", in: "missing", err: fs.ErrNotExist},
+		{name: "outside", in: "../outside", err: ErrOutsideRoot},
+		{name: "through escaping dir link", in: "link_outdir/dir", err: ErrOutsideRoot},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t, Options{})
+			require.NoError(t, os.Mkdir(tr.host("empty"), 0o755))
+			err := tr.r.RemoveEmptyDir(tc.in)
+			if tc.err == fs.ErrExist {
+				require.Error(t, err)
+				assert.FileExists(t, tr.host("sub/b.txt"))
+				return
+			}
+			assertErr(t, err, tc.err)
+			if tc.err == nil {
+				assert.NoDirExists(t, tr.host(tc.in))
+			}
+		})
+	}
+}

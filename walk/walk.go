@@ -66,17 +66,50 @@ type Stats struct {
 	Unreadable int64 // directories or ignore files that could not be read (permissions, races)
 }
 
-// Walker walks one Root; safe for concurrent use.
+// Tree is what a walk reads: the project on disk (Disk) or a plan's overlay of it. Names
+// are canonical root-relative paths built by the walk.
+type Tree interface {
+	OpenDir(dir string) (Dir, error)
+	ReadTreeFile(name string, buf []byte) ([]byte, error) // an ignore file
+	Resolve(name string) (string, error)                  // a symlink's canonical target
+	Lstat(name string) (fs.FileInfo, error)
+}
+
+// Dir is a directory opened for listing; one goroutine uses it, then closes it.
+type Dir interface {
+	Entries(buf []security.TreeEntry) ([]security.TreeEntry, error) // unsorted
+	Lstat(name string) (security.TreeInfo, error)
+	Close() error
+}
+
+// Disk is the Tree of a Root: security.Root's tree primitives.
+func Disk(root *security.Root) Tree { return disk{root} }
+
+type disk struct{ *security.Root }
+
+func (d disk) OpenDir(dir string) (Dir, error) {
+	td, err := d.OpenTreeDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return td, nil
+}
+
+// Walker walks one Tree; safe for concurrent use.
 type Walker struct {
-	root     *security.Root
+	root     Tree
 	excludes []byte // content of git's global excludes file
 }
 
 // New returns a walker of root; excludes is the content of git's core.excludesFile
 // (see UserExcludes), nil for none.
-func New(root *security.Root, excludes []byte) *Walker {
-	return &Walker{root: root, excludes: excludes}
-}
+func New(root *security.Root, excludes []byte) *Walker { return NewTree(Disk(root), excludes) }
+
+// NewTree returns a walker of any Tree; excludes as for New.
+func NewTree(tree Tree, excludes []byte) *Walker { return &Walker{root: tree, excludes: excludes} }
+
+// On returns a walker of tree with w's global excludes.
+func (w *Walker) On(tree Tree) *Walker { return NewTree(tree, w.excludes) }
 
 // Walk reports the entries under the canonical directory dir ("." for the root) to visit,
 // from several goroutines at once. The start directory is walked even when an ignore rule
@@ -127,7 +160,7 @@ func (w *Walker) matcher(dir string, off bool, wk *walk) *ignore.Matcher {
 // walk is the state of one Walk.
 type walk struct {
 	ctx   context.Context
-	root  *security.Root
+	root  Tree
 	opts  Options
 	visit func(Entry) error
 	sem   chan struct{}
@@ -170,7 +203,7 @@ func (wk *walk) dir(open, show string, depth int, m *ignore.Matcher, link bool) 
 	if wk.done() {
 		return
 	}
-	d, err := wk.root.OpenTreeDir(open)
+	d, err := wk.root.OpenDir(open)
 	if err != nil {
 		wk.unreadable.Add(1)
 		return
@@ -197,7 +230,7 @@ func (wk *walk) dir(open, show string, depth int, m *ignore.Matcher, link bool) 
 }
 
 // entry handles one entry of a directory being walked.
-func (wk *walk) entry(d *security.TreeDir, open, show string, e security.TreeEntry, depth int, m *ignore.Matcher, link bool) {
+func (wk *walk) entry(d Dir, open, show string, e security.TreeEntry, depth int, m *ignore.Matcher, link bool) {
 	openPath, showPath, typ := join(open, e.Name), join(show, e.Name), e.Type
 	if typ&fs.ModeSymlink != 0 && wk.opts.FollowSymlinks {
 		target, info, ok := wk.follow(openPath, open)
