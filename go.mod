@@ -21,4 +21,7 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
+require (
+	golang.org/x/term v0.45.0 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
+)

@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/jido-run/jido/journal"
+	"github.com/jido-run/jido/plan"
 	"github.com/jido-run/jido/redact"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
@@ -22,7 +23,8 @@ const LibraryName = "jido"
 // Deps are what the bridge functions of one session need.
 type Deps struct {
 	Root    *security.Root   // the project on disk
-	Store   Store            // what the file tools act on (nil: Disk(Root))
+	Store   Store            // what the file tools act on (nil: Disk(Root), or the plan's View)
+	Plan    *plan.Overlay    // plan mode: the session's plan, which every tool acts on (nil: off)
 	Reads   *ReadLog         // the session's read tracking, for compare-and-swap edits
 	Limits  runtime.Limits   // bounds on Lua->Go conversion of arguments
 	Walker  *walk.Walker     // tree walks of list_files, glob and search (nil: one without global excludes)
@@ -35,16 +37,22 @@ type Deps struct {
 
 // Libraries returns every bridge module of a session, ready for runtime.Options.
 func Libraries(d Deps) []runtime.Library {
-	if d.Store == nil {
+	switch {
+	case d.Store != nil:
+	case d.Plan != nil:
+		d.Store = d.Plan.View()
+	default:
 		d.Store = Disk(d.Root)
 	}
 	if d.Walker == nil {
 		d.Walker = walk.NewTree(d.Store, nil)
+	} else if d.Plan != nil {
+		d.Walker = d.Walker.On(d.Store)
 	}
 	files := &Files{Deps: d}
 	find := &Find{Deps: d}
 	tools := map[string]lua.LGFunction{}
-	libs := []runtime.Library{files.Library(), find.Library(), (&Exec{Deps: d}).Library(), (&Changes{Deps: d}).Library()}
+	libs := []runtime.Library{files.Library(), find.Library(), (&Exec{Deps: d}).Library(), (&Changes{Deps: d}).Library(), (&Plan{Deps: d}).Library()}
 	for _, lib := range libs {
 		for name, fn := range lib.Funcs {
 			tools[name] = fn

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"strings"
 	"time"
 
+	"github.com/jido-run/jido/planshell"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/shell"
@@ -44,6 +46,10 @@ type ShellResult struct {
 
 // runner returns the session's shell runner.
 func (e *Exec) runner() (*shell.Runner, error) {
+	if e.Plan != nil {
+		return nil, definitions.NewError(definitions.PermissionError, "plan mode runs no programs: its commands act on the plan in memory").
+			Hint("run_shell works in plan mode with builtin commands (" + strings.Join(planshell.Commands(), " ") + "); plan_apply the plan, then run programs outside plan mode")
+	}
 	if e.Shell == nil {
 		return nil, definitions.NewError(definitions.PermissionError, "this session cannot run commands").
 			Hint("Open the session with a shell (manager.Options) to use run_shell and run_tests")
@@ -69,6 +75,9 @@ func (e *Exec) RunShell(ctx context.Context, p definitions.RunShellParams) (*She
 	if p.DryRun {
 		res.DryRun = true
 		return res, nil
+	}
+	if e.Plan != nil {
+		return e.planShell(ctx, p, res)
 	}
 	r, err := e.runner()
 	if err != nil {

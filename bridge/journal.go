@@ -34,8 +34,8 @@ const maxJournaledFiles = 2000
 // journaled runs fn for a mutating file tool with the before-state of the files it touches
 // captured in the session's journal and the change committed after it succeeds.
 func journaled[P, R any](ctx context.Context, d Deps, t *definitions.Tool, p P, fn func(context.Context, P) (R, error)) (R, error) {
-	if d.Journal == nil || !t.Mutating || isDryRun(p) {
-		return fn(ctx, p)
+	if d.Journal == nil || d.Plan != nil || !t.Mutating || isDryRun(p) {
+		return fn(ctx, p) // in plan mode, changes reach the disk only through plan_apply
 	}
 	files, note := d.changedFiles(p)
 	if files == nil && note == "" {
@@ -201,6 +201,10 @@ type UndoResult struct {
 
 // Undo restores a change set (the last one by default), or lists them.
 func (c *Changes) Undo(_ context.Context, p definitions.UndoParams) (*UndoResult, error) {
+	if c.Plan != nil {
+		return nil, definitions.NewError(definitions.PermissionError, "undo changes the project on disk, which plan mode never does").
+			Hint("In plan mode, plan_diff shows the planned changes and plan_discard drops them; undo an applied plan outside plan mode")
+	}
 	if c.Journal == nil {
 		return nil, definitions.NewError(definitions.PermissionError, "this session keeps no journal of changes, so nothing can be undone").
 			Hint("Changes are journaled when the session is opened with a journal (jido does by default)")

@@ -176,7 +176,11 @@ func (j *Journal) recoverOne(root *security.Root, name string) (bool, error) {
 	if _, err := os.Stat(j.entryPath(rec.ID)); err == nil {
 		return false, os.Remove(name) // committed; the crash came before the record was dropped
 	}
-	if err := j.rollback(root, rec.Before); err != nil {
+	var errs []error
+	for _, b := range rec.Before {
+		errs = append(errs, root.RemoveTempsOf(b.Path)) // of the writes that died
+	}
+	if err := errors.Join(append(errs, j.rollback(root, rec.Before))...); err != nil {
 		return false, err
 	}
 	for _, d := range rec.NewDirs {

@@ -80,12 +80,6 @@ func (g *policyGate) Check(ctx context.Context, c bridge.Call) *definitions.Tool
 		return definitions.NewError(definitions.PermissionError, "tool %s is not available to the %s role", c.Tool.Name, g.role).
 			With("tool", c.Tool.Name).With("role", g.role).Hint("Use one of the role's tools: " + fmt.Sprint(g.tools))
 	}
-	if g.engine.Mode() == policy.ModePlan && !c.Tool.ReadOnly {
-		// Plan mode sends changes to an in-memory overlay; until that overlay exists, a
-		// plan-mode session must not change the disk at all.
-		return definitions.NewError(definitions.PermissionError, "%s changes files, and plan mode's overlay is not available yet", c.Tool.Name).
-			With("tool", c.Tool.Name).Hint("Use read-only tools in plan mode, or switch to --mode default to make changes with approval")
-	}
 	req, class := g.request(c)
 	d := g.engine.Decide(req)
 	switch {

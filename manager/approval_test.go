@@ -51,13 +51,14 @@ func TestModesHeadless(t *testing.T) {
 		{Name: "write_file", Args: map[string]any{"path": "b.txt", "content": "new\n"}},
 		{Name: "run_shell", Args: map[string]any{"command": "ls"}},
 		{Name: "run_shell", Args: map[string]any{"command": "rm -rf a.txt"}},
+		{Name: "plan_apply"},
 	}
 	for mode, want := range map[policy.Mode][]string{
-		policy.ModeDefault:  {"", "permission-error", "permission-error", "permission-error"},
-		policy.ModeAutoEdit: {"", "", "", "permission-error"},
-		policy.ModeYolo:     {"", "", "", ""},
-		policy.ModeReadOnly: {"", "permission-error", "permission-error", "permission-error"},
-		policy.ModePlan:     {"", "permission-error", "permission-error", "permission-error"}, // no overlay yet: nothing may change
+		policy.ModeDefault:  {"", "permission-error", "permission-error", "permission-error", "permission-error"},
+		policy.ModeAutoEdit: {"", "", "", "permission-error", "permission-error"},
+		policy.ModeYolo:     {"", "", "", "", "validation-error"}, // runs, but there is no plan
+		policy.ModeReadOnly: {"", "permission-error", "permission-error", "permission-error", "permission-error"},
+		policy.ModePlan:     {"", "", "", "", "permission-error"}, // changes go to the plan; writing it asks
 	} {
 		t.Run(string(mode), func(t *testing.T) {
 			s, _ := gatedSession(t, Options{Permissions: policy.New(mode)})
@@ -140,7 +141,15 @@ func TestRoles(t *testing.T) {
 	}
 	assert.Equal(t, []string{"file_exists", "glob", "list_dir", "list_files", "read_file", "search"}, names, "only the role's tools are offered")
 	full, _ := gatedSession(t, Options{Permissions: policy.New(policy.ModeDefault)})
-	assert.Len(t, full.Tools(), len(definitions.All()))
+	assert.Len(t, full.Tools(), len(definitions.All())-3, "every tool but plan_diff, plan_apply and plan_discard")
+	planner, _ := gatedSession(t, Options{Permissions: policy.New(policy.ModePlan)})
+	names = names[:0]
+	for _, tool := range planner.Tools() {
+		names = append(names, tool.Name)
+	}
+	assert.Subset(t, names, []string{"plan_apply", "plan_diff", "plan_discard", "run_shell", "write_file"})
+	assert.NotContains(t, names, "run_tests", "plan mode runs no programs")
+	assert.NotContains(t, names, "undo", "plan mode does not change the disk")
 
 	_, err := New(Options{Root: t.TempDir(), Permissions: policy.New(policy.ModeDefault), Role: "nobody"})
 	assert.ErrorContains(t, err, "unknown role")
@@ -193,6 +202,7 @@ func TestDenyCoversEveryMutatingTool(t *testing.T) {
 		"run_tests":   `{}`,
 		"job_kill":    `{job_id="job-1"}`,
 		"undo":        `{}`,
+		"plan_apply":  `{}`,
 	}
 	for _, tool := range definitions.All() {
 		if tool.ReadOnly {

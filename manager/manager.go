@@ -7,11 +7,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"time"
 
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/journal"
+	"github.com/jido-run/jido/plan"
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
@@ -65,6 +67,7 @@ type Manager struct {
 	walker  *walk.Walker
 	journal *journal.Journal // nil without Options.JournalDir
 	gate    bridge.Gate      // nil without Options.Permissions
+	plan    bool             // sessions plan in memory (policy mode plan)
 	shell   shell.Options
 	limits  runtime.Limits
 	events  *eventLog
@@ -90,10 +93,16 @@ func New(opts Options) (*Manager, error) {
 			root.Close()
 			return nil, err
 		}
+		if _, err := jr.Recover(root); err != nil {
+			jr.Close()
+			root.Close()
+			return nil, fmt.Errorf("rolling back a change interrupted by a crash failed (its record stays in %s/pending for the next try): %w", opts.JournalDir, err)
+		}
 		go func() { _ = jr.Prune() }()
 	}
 	return &Manager{
 		root: root, walker: walk.New(root, opts.GitExcludes), limits: opts.Limits, events: newEventLog(opts.Events), journal: jr, gate: gate,
+		plan: opts.Permissions != nil && opts.Permissions.Mode() == policy.ModePlan,
 		shell: shell.Options{
 			Root: root, Network: opts.Network, Helper: opts.SandboxHelper,
 			ReadOnly: opts.SandboxReadOnly, ReadWrite: opts.SandboxReadWrite,
@@ -116,14 +125,20 @@ func (m *Manager) Close() error {
 func (m *Manager) Open(_ context.Context) (*Session, error) {
 	reads := bridge.NewReadLog()
 	sh := shell.NewLazy(m.shell)
+	var pl *plan.Overlay
+	if m.plan {
+		pl = plan.New(m.root)
+	}
 	vm, err := runtime.New(runtime.Options{
-		Limits:    m.limits,
-		Libraries: bridge.Libraries(bridge.Deps{Root: m.root, Reads: reads, Limits: m.limits, Walker: m.walker, Shell: sh, Journal: m.journal, Gate: m.gate}),
+		Limits: m.limits,
+		Libraries: bridge.Libraries(bridge.Deps{
+			Root: m.root, Reads: reads, Limits: m.limits, Walker: m.walker, Shell: sh, Journal: m.journal, Gate: m.gate, Plan: pl,
+		}),
 	})
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{id: newID(), m: m, vm: vm, shell: sh}
+	s := &Session{id: newID(), m: m, vm: vm, shell: sh, plan: pl}
 	m.events.emit(Event{Event: "session.open", Session: s.id})
 	return s, nil
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jido-run/jido/plan"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/scripts"
 	"github.com/jido-run/jido/shell"
@@ -57,27 +58,41 @@ type Session struct {
 	id     string
 	m      *Manager
 	vm     *runtime.VM
-	shell  *shell.Lazy // its commands and background jobs, ended by Close
+	shell  *shell.Lazy   // its commands and background jobs, ended by Close
+	plan   *plan.Overlay // plan mode: the planned changes (nil otherwise)
 	mu     sync.Mutex
 	calls  int
 	closed bool
 }
 
 // Tools returns the tools this session offers, sorted by name: the catalogue, or the
-// session role's allow-list of it. A tool left out is also refused if called.
+// session role's allow-list of it, without the tools its mode cannot run (the plan tools
+// outside plan mode; programs, jobs and undo in it). A tool left out by the role is also
+// refused if called; one left out by the mode fails with a clear error.
 func (s *Session) Tools() []*definitions.Tool {
-	g, ok := s.m.gate.(*policyGate)
-	if !ok || g.tools == nil {
-		return definitions.All()
-	}
+	g, _ := s.m.gate.(*policyGate)
 	var out []*definitions.Tool
 	for _, t := range definitions.All() {
-		if slices.Contains(g.tools, t.Name) {
+		if (g == nil || g.tools == nil || slices.Contains(g.tools, t.Name)) && s.modeRuns(t.Name) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
+
+// modeRuns reports whether the session's mode can run the named tool.
+func (s *Session) modeRuns(tool string) bool {
+	if s.plan != nil {
+		return !notInPlan[tool]
+	}
+	return !planOnly[tool]
+}
+
+// The tools only a plan-mode session offers, and those it does not.
+var (
+	planOnly  = map[string]bool{"plan_diff": true, "plan_apply": true, "plan_discard": true}
+	notInPlan = map[string]bool{"run_tests": true, "job_output": true, "job_kill": true, "undo": true}
+)
 
 // ID returns the session's identifier, as used in events.
 func (s *Session) ID() string { return s.id }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jido-run/jido/policy"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
@@ -18,8 +19,9 @@ import (
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/tools/*.txtar")
 
 // TestToolCases runs every testdata/tools/*.txtar case: the files under tree/ make the project
-// (in order, each one second newer than the one before),
-// each line of calls is a ToolCall (or a "!write" that changes a file behind the session's back),
+// (in order, each one second newer than the one before), mode (if any) is the session's
+// policy mode (with every ask approved), each line of calls is a ToolCall (or a "!write"
+// that changes a file behind the session's back, or a "!disk" that shows a file on disk),
 // want holds one normalized ToolResult per call, after/ files must have these contents, and each
 // line of gone names a path that must not exist afterwards.
 func TestToolCases(t *testing.T) {
@@ -51,15 +53,28 @@ func runToolCase(t *testing.T, file string) {
 		}
 		sections[f.Name] = string(f.Data)
 	}
-	s := testSession(t, Options{Root: root, JournalDir: t.TempDir()})
+	opts := Options{Root: root, JournalDir: t.TempDir()}
+	if mode := strings.TrimSpace(sections["mode"]); mode != "" {
+		m, err := policy.ParseMode(mode)
+		require.NoError(t, err)
+		opts.Permissions, opts.Yes = policy.New(m), true
+	}
+	s := testSession(t, opts)
 
 	var got bytes.Buffer
 	for _, line := range strings.Split(strings.TrimSpace(sections["calls"]), "\n") {
 		var call ToolCall
 		require.NoError(t, json.Unmarshal([]byte(line), &call), line)
-		if call.Name == "!write" {
+		switch call.Name {
+		case "!write": // change the disk behind the session's back
 			p := filepath.Join(root, filepath.FromSlash(call.Args["path"].(string)))
 			require.NoError(t, os.WriteFile(p, []byte(call.Args["content"].(string)), 0o644))
+			continue
+		case "!disk": // show what is on disk now
+			p := call.Args["path"].(string)
+			data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+			line, _ := json.Marshal(map[string]any{"disk": p, "content": string(data), "exists": err == nil})
+			got.WriteString(string(line) + "\n")
 			continue
 		}
 		res := s.Call(t.Context(), call)

@@ -300,16 +300,7 @@ func (o *Overlay) touch(c string) error {
 
 // readLocked returns the planned content of the canonical file c.
 func (o *Overlay) readLocked(op, c string) ([]byte, error) {
-	info, inLayer, err := o.lookup(op, c)
-	switch {
-	case err != nil:
-		return nil, err
-	case info.IsDir():
-		return nil, pathErr(op, c, security.ErrIsDir)
-	case inLayer:
-		return afero.ReadFile(o.layer, key(c))
-	}
-	f, err := o.base.read(c)
+	f, err := o.fileLocked(op, c)
 	if err != nil {
 		return nil, err
 	}

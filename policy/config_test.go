@@ -114,7 +114,7 @@ func TestRoles(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, []string{"read_file", "list_dir", "list_files", "glob", "search", "file_exists"}, reader)
 	editor, _ := e.Role("editor")
-	assert.Equal(t, append(append([]string{}, reader...), "write_file", "edit_file", "edit_region", "multi_edit", "delete_file", "move_file"), editor)
+	assert.Equal(t, append(append([]string{}, reader...), "write_file", "edit_file", "edit_region", "multi_edit", "delete_file", "move_file", "plan_diff", "plan_apply", "plan_discard"), editor)
 	runner, _ := e.Role("runner")
 	assert.Equal(t, append(append([]string{}, reader...), "run_shell", "job_output", "job_kill", "run_tests"), runner)
 	full, ok := e.Role("full")

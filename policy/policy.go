@@ -21,8 +21,9 @@
 //     (Mutating, not a shell tool, with paths) Allow; run_shell/run_tests
 //     Allow when Class is "read-only"; everything else Ask.
 //     - yolo: everything Allow (deny rules were already applied in 1).
-//     - plan: read-only tools Allow; mutating file tools Allow (they go to an
-//     overlay); shell tools Allow when Class is "read-only"; else Ask.
+//     - plan: read-only tools Allow; mutating file tools and run_shell Allow
+//     (they act on an in-memory overlay, run_shell with builtins only); else
+//     Ask (plan_apply, which writes the plan to disk).
 //     - read-only: read-only tools Allow; everything else Deny (see 2).
 //
 // A "read-only tool" is a non-shell call with ReadOnly set and neither
@@ -267,8 +268,8 @@ func modeDecision(m Mode, r Request) Decision {
 		if isFileMutation(r) {
 			return allow("plan mode applies file changes to an overlay")
 		}
-		if isShell(r.Tool) && r.Class == classReadOnly {
-			return allow("the command is read-only")
+		if r.Tool == "run_shell" {
+			return allow("plan mode runs commands with builtins over the overlay, never a program")
 		}
 	}
 	name := m

@@ -47,7 +47,7 @@ func TestModeDefaults(t *testing.T) {
 		ModeDefault:  {A, Q, Q, Q, Q, Q, Q},
 		ModeAutoEdit: {A, A, A, Q, A, Q, Q},
 		ModeYolo:     {A, A, A, A, A, A, A},
-		ModePlan:     {A, A, A, A, A, Q, Q},
+		ModePlan:     {A, A, A, A, A, A, A}, // run_shell runs builtins over the plan
 		ModeReadOnly: {A, D, D, D, D, D, D},
 		"bogus":      {A, Q, Q, Q, Q, Q, Q},
 	}
@@ -79,6 +79,7 @@ func TestModeEdgeCases(t *testing.T) {
 	jobKill := Request{Tool: "job_kill", Mutating: true}
 	assert.Equal(t, Ask, New(ModeAutoEdit).Decide(jobKill).Action)
 	assert.Equal(t, Ask, New(ModePlan).Decide(jobKill).Action)
+	assert.Equal(t, Ask, New(ModePlan).Decide(Request{Tool: "plan_apply", Mutating: true, Destructive: true}).Action, "writing the plan to disk asks")
 	noClass := Request{Tool: "run_tests", Commands: []Command{cmd("go", "test")}}
 	assert.Equal(t, Ask, New(ModeAutoEdit).Decide(noClass).Action)
 	testsRO := Request{Tool: "run_tests", Commands: []Command{cmd("go", "test")}, Class: "read-only"}

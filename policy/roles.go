@@ -12,7 +12,7 @@ func defaultRoles() map[string][]string {
 	}
 	return map[string][]string{
 		"reader": with(),
-		"editor": with("write_file", "edit_file", "edit_region", "multi_edit", "delete_file", "move_file"),
+		"editor": with("write_file", "edit_file", "edit_region", "multi_edit", "delete_file", "move_file", "plan_diff", "plan_apply", "plan_discard"),
 		"runner": with("run_shell", "job_output", "job_kill", "run_tests"),
 		"full":   nil, // nil: every tool
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
+	"path"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -21,12 +22,52 @@ const (
 func tempName(base string) string {
 	var b [tempHexDigits / 2]byte
 	rand.Read(b[:])
+	return tempPrefix(base) + hex.EncodeToString(b[:])
+}
+
+// tempPrefix is what every temporary name of a file named base starts with.
+func tempPrefix(base string) string {
 	keep := maxComponentBytes - 1 - len(tempSuffix) - tempHexDigits
 	for len(base) > keep {
 		_, size := utf8.DecodeLastRuneInString(base)
 		base = base[:len(base)-size]
 	}
-	return "." + base + tempSuffix + hex.EncodeToString(b[:])
+	return "." + base + tempSuffix
+}
+
+// RemoveTempsOf removes the temporary files WriteFile made for the file name denotes,
+// whatever their age: after a crash, the recovery of the writes that died knows them to
+// be garbage. (A write of the same file in progress elsewhere would fail, not corrupt.)
+func (r *Root) RemoveTempsOf(name string) error {
+	const op = "remove"
+	t, err := r.resolveEntry(op, name, createParents)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // its directory is gone, and the temporary files with it
+	}
+	if err != nil {
+		return err
+	}
+	dir, base := path.Split(t.name)
+	if dir = strings.TrimSuffix(dir, "/"); dir == "" {
+		dir = "."
+	}
+	entries, err := r.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	prefix := tempPrefix(base)
+	var errs []error
+	for _, e := range entries {
+		if e.Type().IsRegular() && IsTempName(e.Name()) && strings.HasPrefix(e.Name(), prefix) {
+			if err := r.root.Remove(path.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, pathError(op, path.Join(dir, e.Name()), err))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // IsTempName reports whether base is the name of a temporary file of WriteFile, so that

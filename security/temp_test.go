@@ -75,3 +75,26 @@ func TestSweepTemps(t *testing.T) {
 		assert.NoError(t, err, name)
 	}
 }
+
+func TestRemoveTempsOf(t *testing.T) {
+	tr := newTree(t, Options{})
+	mine := []string{"sub/.c.txt.tmp-0123456789abcdef", "sub/.c.txt.tmp-fedcba9876543210"}
+	kept := []string{
+		"sub/c.txt",
+		"sub/.cc.txt.tmp-0123456789abcdef", // another file's
+		"sub/.c.txt.tmp-0123456789ABCDEF",  // not our pattern
+		".c.txt.tmp-0123456789abcdef",      // another directory's
+	}
+	for _, name := range append(append([]string{}, mine...), kept...) {
+		writeFiles(t, tr.root, map[string]string{name: "x"})
+	}
+	require.NoError(t, tr.r.RemoveTempsOf("sub/c.txt"))
+	for _, name := range mine {
+		assert.NoFileExists(t, tr.host(name))
+	}
+	for _, name := range kept {
+		assert.FileExists(t, tr.host(name))
+	}
+	assert.NoError(t, tr.r.RemoveTempsOf("gone/dir/x.txt"), "a missing directory has no temporary files")
+	assert.ErrorIs(t, tr.r.RemoveTempsOf("../outside/canary.txt"), ErrOutsideRoot)
+}

@@ -10,7 +10,7 @@ import (
 // catalogue is every built-in tool, sorted by name.
 var catalogue = sortedTools(
 	ReadFile, WriteFile, EditFile, EditRegion, MultiEdit, ListDir, ListFiles, Glob, Search, FileExists,
-	DeleteFile, MoveFile, RunShell, JobOutput, JobKill, RunTests, Undo,
+	DeleteFile, MoveFile, RunShell, JobOutput, JobKill, RunTests, Undo, PlanDiff, PlanApply, PlanDiscard,
 )
 
 // byName indexes the catalogue.

@@ -1,0 +1,3 @@
+-- plan_apply: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.plan_apply(args)

@@ -1,0 +1,3 @@
+-- plan_diff: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.plan_diff(args)

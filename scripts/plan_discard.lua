@@ -1,0 +1,3 @@
+-- plan_discard: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.plan_discard(args)

@@ -1,0 +1,20 @@
+package definitions
+
+// PlanDiffParams are the arguments of plan_diff.
+type PlanDiffParams struct{}
+
+// PlanApplyParams are the arguments of plan_apply.
+type PlanApplyParams struct {
+	DryRun bool `json:"dry_run,omitempty" jsonschema:"show the diff that would be applied and check for conflicts, without writing"`
+}
+
+// PlanDiscardParams are the arguments of plan_discard.
+type PlanDiscardParams struct{}
+
+// The plan tools of a plan-mode session. plan_discard only drops the in-memory plan:
+// the project is never touched, so it is read-only as far as the disk goes.
+var (
+	PlanDiff    = define[PlanDiffParams]("plan_diff", Flags{ReadOnly: true})
+	PlanApply   = define[PlanApplyParams]("plan_apply", Flags{Mutating: true, Destructive: true})
+	PlanDiscard = define[PlanDiscardParams]("plan_discard", Flags{ReadOnly: true})
+)
