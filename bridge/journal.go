@@ -95,6 +95,10 @@ func (d Deps) changedFiles(p any) ([]string, string) {
 	var files []string
 	add := func(name string) string {
 		canon, err := d.Root.Resolve(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			// A file to create under missing directories: Capture canonicalizes it.
+			canon, err = d.Root.Clean(name)
+		}
 		if err != nil {
 			return "" // the tool reports the error itself
 		}

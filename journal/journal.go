@@ -342,3 +342,14 @@ func syncDir(dir string) error {
 
 // validID reports whether id has the form of an entry ID (and so is a safe file name).
 func validID(id string) bool { return idPattern.MatchString(id) }
+
+// BeforeContent returns the content b recorded (nil for a file that did not exist).
+func (j *Journal) BeforeContent(b Before) ([]byte, error) {
+	if !b.Exists {
+		return nil, nil
+	}
+	if !validBlob(b.Blob) {
+		return nil, fmt.Errorf("journal: %s: invalid blob name %q", b.Path, b.Blob)
+	}
+	return j.loadBlob(b.Blob)
+}

@@ -152,13 +152,7 @@ func (j *Journal) pick(id string) (Entry, error) {
 func (j *Journal) loadBefore(bs []Before) ([][]byte, error) {
 	out := make([][]byte, len(bs))
 	for i, b := range bs {
-		if !b.Exists {
-			continue
-		}
-		if !validBlob(b.Blob) {
-			return nil, fmt.Errorf("%s: invalid blob name %q", b.Path, b.Blob)
-		}
-		data, err := j.loadBlob(b.Blob)
+		data, err := j.BeforeContent(b)
 		if err != nil {
 			return nil, fmt.Errorf("before-content of %s: %w", b.Path, err)
 		}

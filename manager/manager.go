@@ -67,7 +67,7 @@ type Manager struct {
 	walker  *walk.Walker
 	journal *journal.Journal // nil without Options.JournalDir
 	gate    bridge.Gate      // nil without Options.Permissions
-	plan    bool             // sessions plan in memory (policy mode plan)
+	perms   *policy.Engine   // nil without Options.Permissions; its mode at Open decides plan mode
 	shell   shell.Options
 	limits  runtime.Limits
 	events  *eventLog
@@ -102,7 +102,7 @@ func New(opts Options) (*Manager, error) {
 	}
 	return &Manager{
 		root: root, walker: walk.New(root, opts.GitExcludes), limits: opts.Limits, events: newEventLog(opts.Events), journal: jr, gate: gate,
-		plan: opts.Permissions != nil && opts.Permissions.Mode() == policy.ModePlan,
+		perms: opts.Permissions,
 		shell: shell.Options{
 			Root: root, Network: opts.Network, Helper: opts.SandboxHelper,
 			ReadOnly: opts.SandboxReadOnly, ReadWrite: opts.SandboxReadWrite,
@@ -121,12 +121,13 @@ func (m *Manager) Close() error {
 	return m.root.Close()
 }
 
-// Open starts a new session with a fresh VM.
+// Open starts a new session with a fresh VM; in plan mode (the policy's mode now), with an
+// empty plan that every tool acts on.
 func (m *Manager) Open(_ context.Context) (*Session, error) {
 	reads := bridge.NewReadLog()
 	sh := shell.NewLazy(m.shell)
 	var pl *plan.Overlay
-	if m.plan {
+	if m.perms != nil && m.perms.Mode() == policy.ModePlan {
 		pl = plan.New(m.root)
 	}
 	vm, err := runtime.New(runtime.Options{

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/t
 // TestToolCases runs every testdata/tools/*.txtar case: the files under tree/ make the project
 // (in order, each one second newer than the one before), mode (if any) is the session's
 // policy mode (with every ask approved), each line of calls is a ToolCall (or a "!write"
-// that changes a file behind the session's back, or a "!disk" that shows a file on disk),
+// that changes a file behind the session's back, or a "!disk" that shows a file on disk; a
+// change_id "!N" names the N-th change set of the case),
 // want holds one normalized ToolResult per call, after/ files must have these contents, and each
 // line of gone names a path that must not exist afterwards.
 func TestToolCases(t *testing.T) {
@@ -62,6 +64,7 @@ func runToolCase(t *testing.T, file string) {
 	s := testSession(t, opts)
 
 	var got bytes.Buffer
+	var changeIDs []string // of the results so far, for "!N" references
 	for _, line := range strings.Split(strings.TrimSpace(sections["calls"]), "\n") {
 		var call ToolCall
 		require.NoError(t, json.Unmarshal([]byte(line), &call), line)
@@ -77,7 +80,17 @@ func runToolCase(t *testing.T, file string) {
 			got.WriteString(string(line) + "\n")
 			continue
 		}
+		if ref, ok := call.Args["change_id"].(string); ok && strings.HasPrefix(ref, "!") {
+			n, err := strconv.Atoi(ref[1:])
+			require.NoError(t, err, ref)
+			require.Less(t, n-1, len(changeIDs), "%s: only %d change sets so far", ref, len(changeIDs))
+			call.Args["change_id"] = changeIDs[n-1]
+		}
 		res := s.Call(t.Context(), call)
+		var fields map[string]any
+		if res.OK && res.Decode(&fields) == nil && fields["change_id"] != nil {
+			changeIDs = append(changeIDs, fields["change_id"].(string))
+		}
 		got.WriteString(normalize(t, res) + "\n")
 	}
 	if *update {
@@ -104,7 +117,7 @@ func normalize(t *testing.T, res ToolResult) string {
 	require.NoError(t, err)
 	var v any
 	require.NoError(t, json.Unmarshal(raw, &v))
-	dropKeys(v, "mtime", "id", "files_searched", "change_id", "backup_path", "duration_ms", "sandbox") // how many files a search read before it had enough varies
+	dropKeys(v, "mtime", "id", "files_searched", "change_id", "backup_path", "duration_ms", "sandbox", "undo_id") // how many files a search read before it had enough varies
 	out, err := json.Marshal(v)
 	require.NoError(t, err)
 	return string(out)
