@@ -1,0 +1,249 @@
+package offline
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/tools/definitions"
+)
+
+// Limits of what a rendered result shows.
+const (
+	maxListed = 200  // paths of a listing, lines of a search
+	maxRaw    = 2000 // bytes of a result shown as JSON
+)
+
+// renderers render the successful results of the tools they know, given the call.
+var renderers = map[string]func(json.RawMessage, agent.ToolCall) (string, bool){
+	"read_file":   as(renderRead),
+	"list_dir":    as(renderListDir),
+	"list_files":  as(renderListFiles),
+	"glob":        as(renderGlob),
+	"search":      as(renderSearch),
+	"file_exists": as(renderExists),
+	"run_tests":   as(renderTests),
+}
+
+// as adapts a renderer of a decoded result to the raw one; false when the content does not
+// decode (a result cut to fit the conversation).
+func as[T any](f func(T, agent.ToolCall) string) func(json.RawMessage, agent.ToolCall) (string, bool) {
+	return func(raw json.RawMessage, c agent.ToolCall) (string, bool) {
+		var v T
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "", false
+		}
+		return f(v, c), true
+	}
+}
+
+// render renders one tool result for a person; c is the call it answers.
+func render(r agent.ToolResult, c agent.ToolCall) string {
+	if !r.OK {
+		return renderError(r)
+	}
+	if r.Note != "" {
+		// Cut to fit the conversation: no longer the tool's shape, so shown as it is.
+		return r.Name + ": " + clip(string(r.Content), maxRaw) + "\n(" + r.Note + ")"
+	}
+	if f := renderers[r.Name]; f != nil {
+		if text, ok := f(r.Content, c); ok {
+			return text
+		}
+	}
+	return r.Name + ": " + clip(string(r.Content), maxRaw)
+}
+
+// renderError renders an error result: its type and message, then its recovery hints.
+func renderError(r agent.ToolResult) string {
+	var e definitions.ToolError
+	if json.Unmarshal(r.Content, &e) != nil || e.Type == "" {
+		return r.Name + " failed: " + clip(string(r.Content), maxRaw)
+	}
+	out := e.Type + ": " + e.Message
+	for _, h := range e.Recovery {
+		out += "\n  hint: " + h
+	}
+	return out
+}
+
+func renderRead(v readResult, _ agent.ToolCall) string {
+	header := fmt.Sprintf("%s (%s)", v.Path, plural(v.TotalLines, "line", "lines"))
+	if v.StartLine > 1 || v.EndLine > 0 && v.EndLine < v.TotalLines {
+		header = fmt.Sprintf("%s (lines %d-%d of %d)", v.Path, v.StartLine, v.EndLine, v.TotalLines)
+	}
+	var more string
+	if v.Truncated && v.NextOffset > 0 {
+		last := min(v.NextOffset+1999, v.TotalLines)
+		more = fmt.Sprintf("(%s more; ask \"show lines %d to %d of %s\")",
+			plural(v.TotalLines-v.NextOffset+1, "line", "lines"), v.NextOffset, last, v.Path)
+	}
+	return joinLines(header, strings.TrimRight(v.Content, "\n"), more)
+}
+
+func renderListDir(v listDirResult, _ agent.ToolCall) string {
+	var ignored, cut string
+	if v.Ignored > 0 {
+		ignored = fmt.Sprintf("(%d more ignored by .gitignore or .jidoignore)", v.Ignored)
+	}
+	if v.Truncated {
+		cut = "(the listing was cut)"
+	}
+	if len(v.Entries) == 0 {
+		return joinLines(v.Path+" is empty.", ignored)
+	}
+	header := fmt.Sprintf("%s (%s):", v.Path, plural(len(v.Entries), "entry", "entries"))
+	return joinLines(header, strings.TrimRight(v.Listing, "\n"), ignored, cut)
+}
+
+func renderListFiles(v filesResult, c agent.ToolCall) string {
+	dir := argOr(c, "directory", ".")
+	if len(v.Files) == 0 {
+		return "Nothing under " + dir + "."
+	}
+	return renderFiles(v, fmt.Sprintf("%s under %s:", plural(len(v.Files), "entry", "entries"), dir))
+}
+
+func renderGlob(v filesResult, c agent.ToolCall) string {
+	pattern := argOr(c, "pattern", strings.Join(stringsArg(c, "patterns"), ", "))
+	if len(v.Files) == 0 {
+		return "No files match " + pattern + "."
+	}
+	return renderFiles(v, fmt.Sprintf("%s match %s:", plural(len(v.Files), "file", "files"), pattern))
+}
+
+// renderFiles renders the paths of a list_files or glob result under a header.
+func renderFiles(v filesResult, header string) string {
+	paths := make([]string, len(v.Files))
+	for i, f := range v.Files {
+		paths[i] = entryPath(f.Path, f.Type)
+	}
+	var cut string
+	if v.Truncated {
+		cut = "(cut at max_results: narrow the pattern or the directory)"
+	}
+	return joinLines(header, firstLines(paths), cut)
+}
+
+func renderSearch(v searchResult, c agent.ToolCall) string {
+	var lines []string
+	found := func(n int) string { return plural(n, "match", "matches") }
+	switch v.OutputMode {
+	case "files_with_matches", "count":
+		lines = v.Files
+		for _, n := range v.Counts {
+			lines = append(lines, fmt.Sprintf("%s: %d", n.Path, n.Count))
+		}
+		found = func(n int) string { return plural(n, "file", "files") + " with matches" }
+	default:
+		for _, m := range v.Matches {
+			lines = append(lines, fmt.Sprintf("%s:%d: %s", m.Path, m.Line, m.Text))
+		}
+	}
+	query := argOr(c, "query", "the query")
+	searched := plural(v.FilesSearched, "file", "files") + " searched"
+	if len(lines) == 0 {
+		return fmt.Sprintf("No matches for %q (%s).", query, searched)
+	}
+	summary := fmt.Sprintf("%s for %q (%s)", found(len(lines)), query, searched)
+	if v.Truncated {
+		summary += "; more were cut: narrow the query or the path"
+	}
+	return joinLines(firstLines(lines), summary)
+}
+
+func renderExists(v existsResult, _ agent.ToolCall) string {
+	switch {
+	case !v.Exists:
+		return "no, " + v.Path + " does not exist"
+	case v.Type != "":
+		return "yes, " + v.Path + " exists (" + v.Type + ")"
+	}
+	return "yes, " + v.Path + " exists"
+}
+
+func renderTests(v testsResult, _ agent.ToolCall) string {
+	if v.DryRun {
+		return "Would run: " + strings.Join(v.Command, " ")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s tests: %d passed, %d failed, %d skipped", v.Runner, v.Passed, v.Failed, v.Skipped)
+	if v.Errors > 0 {
+		fmt.Fprintf(&b, ", %s", plural(v.Errors, "error", "errors"))
+	}
+	if v.DurationMS > 0 {
+		fmt.Fprintf(&b, " (%.1fs)", float64(v.DurationMS)/1000)
+	}
+	if v.TimedOut {
+		b.WriteString("\nThe run timed out.")
+	}
+	if len(v.Failures) > 0 {
+		b.WriteString("\nFailed:")
+	}
+	for _, f := range v.Failures {
+		b.WriteString("\n- " + f.Name)
+		if f.File != "" {
+			fmt.Fprintf(&b, " (%s:%d)", f.File, f.Line)
+		}
+		if msg, _, _ := strings.Cut(strings.TrimSpace(f.Message), "\n"); msg != "" {
+			b.WriteString("\n  " + msg)
+		}
+	}
+	if !v.Parsed && v.Report != "" {
+		b.WriteString("\n" + strings.TrimRight(v.Report, "\n"))
+	}
+	return b.String()
+}
+
+// firstLines joins the first maxListed lines, saying how many more there are.
+func firstLines(lines []string) string {
+	if len(lines) <= maxListed {
+		return strings.Join(lines, "\n")
+	}
+	return strings.Join(lines[:maxListed], "\n") + fmt.Sprintf("\n... and %d more", len(lines)-maxListed)
+}
+
+// plural renders a count with its noun.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// argOr is the call's string argument k, or def when it has none.
+func argOr(c agent.ToolCall, k, def string) string {
+	if s, ok := c.Args[k].(string); ok && s != "" {
+		return s
+	}
+	return def
+}
+
+// stringsArg is the call's list-of-strings argument k.
+func stringsArg(c agent.ToolCall, k string) []string {
+	var out []string
+	switch list := c.Args[k].(type) {
+	case []any:
+		for _, e := range list {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+	case []string:
+		out = list
+	}
+	return out
+}
+
+// clip cuts s to at most n bytes, at a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}

@@ -1,0 +1,310 @@
+// Package openai is an agent.Provider for OpenAI-compatible chat-completions servers
+// (llama.cpp, Ollama, vLLM, OpenAI), built on the official SDK. The SDK is used for the
+// request types and the event stream only: the loop retries, so the SDK does not, and
+// HTTP errors are decoded here, since servers differ in how they write them.
+package openai
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/jido-run/jido/agent"
+)
+
+// Config says which server and model to use.
+type Config struct {
+	BaseURL string // the API root, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8080/v1 (llama.cpp); required
+	APIKey  string // sent as a bearer token when set; the OPENAI_* environment is never read
+	Model   string // servers that serve one model (llama.cpp) accept any name, or none
+	// HTTPClient sends the requests; nil: a client without a timeout, since a reply may
+	// stream for minutes (the request's context bounds it).
+	HTTPClient *http.Client
+}
+
+// Provider talks to one server and model. It is safe for concurrent use.
+type Provider struct {
+	cfg  Config
+	name string
+	chat openai.ChatCompletionService
+}
+
+// New checks cfg and returns its provider. It does not contact the server.
+func New(cfg Config) (*Provider, error) {
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("openai: base URL %q: want an http or https URL such as http://localhost:11434/v1", cfg.BaseURL)
+	}
+	p := &Provider{cfg: cfg, name: fmt.Sprintf("openai-compatible (%s)", cmp.Or(cfg.Model, u.Host))}
+	client := cfg.HTTPClient
+	if client == nil {
+		client = &http.Client{}
+	}
+	opts := []option.RequestOption{
+		option.WithBaseURL(cfg.BaseURL),
+		option.WithHTTPClient(client),
+		option.WithMaxRetries(0),
+		option.WithMiddleware(p.checkResponse),
+	}
+	if cfg.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	}
+	// The service, not openai.NewClient, which would add OPENAI_API_KEY and friends from
+	// the environment and send an OpenAI key to whatever server BaseURL names.
+	p.chat = openai.NewChatCompletionService(opts...)
+	return p, nil
+}
+
+// Name names the backend and model, e.g. "openai-compatible (qwen2.5-coder:7b)".
+func (p *Provider) Name() string { return p.name }
+
+// Complete streams one reply, passing its text to onText and gathering its tool calls.
+func (p *Provider) Complete(ctx context.Context, req agent.Request, onText func(string)) (agent.Message, error) {
+	stream := p.chat.NewStreaming(ctx, openai.ChatCompletionNewParams{
+		Model:    p.cfg.Model,
+		Messages: messages(req),
+		Tools:    tools(req.Tools),
+	})
+	defer stream.Close()
+	var text strings.Builder
+	var calls accumulator
+	for stream.Next() {
+		for _, choice := range stream.Current().Choices {
+			if choice.Index != 0 {
+				continue
+			}
+			if d := choice.Delta.Content; d != "" {
+				text.WriteString(d)
+				if onText != nil {
+					onText(d)
+				}
+			}
+			for _, d := range choice.Delta.ToolCalls {
+				calls.add(d)
+			}
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return agent.Message{}, p.streamError(ctx, err)
+	}
+	return agent.Message{Role: agent.Assistant, Text: text.String(), Calls: calls.calls()}, nil
+}
+
+// messages converts the conversation: results become "tool" messages, one per result.
+func messages(req agent.Request) []openai.ChatCompletionMessageParamUnion {
+	var out []openai.ChatCompletionMessageParamUnion
+	if req.System != "" {
+		out = append(out, openai.SystemMessage(req.System))
+	}
+	for _, m := range req.Messages {
+		if m.Role == agent.Assistant {
+			out = append(out, assistant(m))
+			continue
+		}
+		for _, r := range m.Results {
+			out = append(out, openai.ToolMessage(string(agent.RenderResult(r)), r.CallID))
+		}
+		if m.Text != "" || len(m.Results) == 0 {
+			out = append(out, openai.UserMessage(m.Text))
+		}
+	}
+	return out
+}
+
+// assistant converts an assistant message with its calls. The arguments of an invalid
+// call are sent as {}: servers that parse them would refuse the conversation otherwise.
+func assistant(m agent.Message) openai.ChatCompletionMessageParamUnion {
+	var a openai.ChatCompletionAssistantMessageParam
+	if m.Text != "" || len(m.Calls) == 0 {
+		a.Content.OfString = openai.String(m.Text)
+	}
+	for _, c := range m.Calls {
+		args := []byte("{}")
+		if c.Args != nil {
+			args, _ = json.Marshal(c.Args) // decoded JSON always marshals
+		}
+		a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+				ID:       c.ID,
+				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: string(args)},
+			},
+		})
+	}
+	return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+}
+
+func tools(specs []agent.ToolSpec) []openai.ChatCompletionToolUnionParam {
+	var out []openai.ChatCompletionToolUnionParam
+	for _, t := range specs {
+		out = append(out, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+			Name:        t.Name,
+			Description: openai.String(t.Description),
+			Parameters:  shared.FunctionParameters(t.Parameters),
+		}))
+	}
+	return out
+}
+
+// accumulator gathers tool calls from stream deltas, keyed by their index. A delta with a
+// new id at a known index starts another call: some servers send every call at index 0.
+type accumulator struct {
+	pending []*pending
+	byIndex map[int64]*pending
+}
+
+type pending struct {
+	id, name string
+	args     strings.Builder
+}
+
+func (a *accumulator) add(d openai.ChatCompletionChunkChoiceDeltaToolCall) {
+	c := a.byIndex[d.Index]
+	if c == nil || d.ID != "" && c.id != "" && d.ID != c.id {
+		c = &pending{}
+		if a.byIndex == nil {
+			a.byIndex = map[int64]*pending{}
+		}
+		a.byIndex[d.Index] = c
+		a.pending = append(a.pending, c)
+	}
+	if d.ID != "" {
+		c.id = d.ID
+	}
+	if c.name == "" {
+		c.name = d.Function.Name
+	}
+	c.args.WriteString(d.Function.Arguments)
+}
+
+// calls returns the gathered calls. One whose arguments are not a JSON object is returned
+// with Invalid set, for the loop to tell the model.
+func (a *accumulator) calls() []agent.ToolCall {
+	var out []agent.ToolCall
+	for i, c := range a.pending {
+		call := agent.ToolCall{ID: cmp.Or(c.id, fmt.Sprintf("call_%d", i+1)), Name: cmp.Or(c.name, "invalid")}
+		raw := strings.TrimSpace(c.args.String())
+		err := json.Unmarshal([]byte(cmp.Or(raw, "{}")), &call.Args)
+		switch {
+		case c.name == "":
+			call.Invalid = "the call names no tool"
+		case err != nil || call.Args == nil:
+			call.Invalid = fmt.Sprintf("the arguments of %s are not a JSON object: %s", c.name, clip(raw, 200))
+			if err != nil {
+				call.Invalid += " (" + err.Error() + ")"
+			}
+		}
+		if call.Invalid != "" {
+			call.Args = nil
+		}
+		out = append(out, call)
+	}
+	return out
+}
+
+// clip shortens s to at most n bytes, on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+// checkResponse turns a failed exchange into an *agent.APIError before the SDK sees it:
+// the SDK expects OpenAI's {"error": {...}} body and loses the status on others
+// ({"error": "..."}, plain text).
+func (p *Provider) checkResponse(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil {
+		if req.Context().Err() != nil {
+			return nil, err
+		}
+		return nil, &agent.APIError{Provider: p.name, Message: err.Error(), Hint: "is the server running at " + p.cfg.BaseURL + "?"}
+	}
+	if res.StatusCode < 400 {
+		return res, nil
+	}
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+	_ = res.Body.Close()
+	apiErr := &agent.APIError{
+		Provider:   p.name,
+		Status:     res.StatusCode,
+		Message:    cmp.Or(serverMessage(body), http.StatusText(res.StatusCode)),
+		RetryAfter: retryAfter(res.Header, time.Now()),
+	}
+	switch res.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		apiErr.Hint = "check the API key"
+	case http.StatusNotFound:
+		apiErr.Hint = fmt.Sprintf("unknown model %q or wrong base URL %s", p.cfg.Model, p.cfg.BaseURL)
+	}
+	return nil, apiErr
+}
+
+// streamError turns what ended a stream early into the error Complete returns.
+func (p *Provider) streamError(ctx context.Context, err error) error {
+	var apiErr *agent.APIError
+	var streamErr *ssestream.StreamError
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.As(err, &apiErr):
+		return apiErr
+	case errors.As(err, &streamErr):
+		return &agent.APIError{Provider: p.name, Message: cmp.Or(serverMessage(streamErr.Event.Data), streamErr.Message)}
+	}
+	return &agent.APIError{Provider: p.name, Message: "reading the reply: " + err.Error()}
+}
+
+// serverMessage finds the message in an error body: {"error": {"message": ...}} (OpenAI,
+// llama.cpp, Ollama), {"error": "..."}, {"message": ...} (vLLM), or else the body itself.
+func serverMessage(body []byte) string {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(body, &v) == nil {
+		var nested struct {
+			Message string `json:"message"`
+		}
+		var s string
+		switch {
+		case json.Unmarshal(v.Error, &nested) == nil && nested.Message != "":
+			return nested.Message
+		case json.Unmarshal(v.Error, &s) == nil && s != "":
+			return s
+		case v.Message != "":
+			return v.Message
+		}
+	}
+	return clip(string(bytes.TrimSpace(body)), 500)
+}
+
+// retryAfter reads how long the server asked to wait: retry-after-ms (OpenAI), or
+// Retry-After in seconds or as a date. 0 when it did not say.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
+	v := h.Get("Retry-After")
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
