@@ -11,6 +11,7 @@ import (
 
 	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/policy"
 )
 
 // Exit codes shared by the subcommands.
@@ -23,6 +24,8 @@ const (
 const usage = `jido: a sandboxed tool runtime for coding agents
 
 Usage:
+  jido chat [--root DIR] [--mode MODE] [--provider P] [--model M] [--base-url URL] [--text-protocol] [--resume FILE|last]
+  jido ask [--root DIR] [--yes] [--json] [--provider P] [--model M] QUESTION
   jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
   jido eval [--root DIR] [--yes] [--mode MODE] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
@@ -30,7 +33,8 @@ Usage:
   jido tools [--format jsonschema]
   jido version
 
-Flags come before the positional arguments.
+Flags come before the positional arguments. chat and ask use Gemini when GEMINI_API_KEY
+is set, and answer offline with a rule-based interpreter otherwise.
 `
 
 // run dispatches a command line and returns the process exit code.
@@ -40,6 +44,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
+	case "chat":
+		return runChat(args[1:], stdout, stderr)
+	case "ask":
+		return runAsk(args[1:], stdout, stderr)
 	case "call":
 		return runCall(args[1:], stdin, stdout, stderr)
 	case "eval":
@@ -84,32 +92,12 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 // (and a context cancelled by SIGINT or SIGTERM), closes everything, and returns fn's exit
 // code. A root or event file that cannot be opened is a usage error reported on stderr.
 func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context.Context, *manager.Session) int) int {
-	opts := manager.Options{Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role}
-	perms, err := loadPermissions(f.root, f.mode)
+	m, _, done, err := f.openManager(nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
 		return exitUsage
 	}
-	opts.Permissions = perms
-	if opts.JournalDir, err = journal.Dir(f.root); err != nil {
-		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
-		return exitUsage
-	}
-	if f.events != "" {
-		events, err := os.OpenFile(f.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-		if err != nil {
-			fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
-			return exitUsage
-		}
-		defer events.Close()
-		opts.Events = events
-	}
-	m, err := manager.New(opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
-		return exitUsage
-	}
-	defer m.Close()
+	defer done()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	s, err := m.Open(ctx)
@@ -119,6 +107,35 @@ func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context
 	}
 	defer s.Close()
 	return fn(ctx, s)
+}
+
+// openManager opens the project root as the flags say, with approver answering the
+// policy's asks (nil: headless). It returns the manager, its policy engine, and done,
+// which closes the manager and the event file.
+func (f *sessionFlags) openManager(approver manager.Approver) (*manager.Manager, *policy.Engine, func(), error) {
+	opts := manager.Options{Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Approver: approver}
+	perms, err := loadPermissions(f.root, f.mode)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	opts.Permissions = perms
+	if opts.JournalDir, err = journal.Dir(f.root); err != nil {
+		return nil, nil, nil, err
+	}
+	closeEvents := func() {}
+	if f.events != "" {
+		events, err := os.OpenFile(f.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		opts.Events, closeEvents = events, func() { events.Close() }
+	}
+	m, err := manager.New(opts)
+	if err != nil {
+		closeEvents()
+		return nil, nil, nil, err
+	}
+	return m, perms, func() { m.Close(); closeEvents() }, nil
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.

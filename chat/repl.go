@@ -1,0 +1,243 @@
+// Package chat is jido's terminal face: the REPL of `jido chat` (streamed answers, one
+// compact line per tool call, approval prompts with coloured diffs, slash commands, a
+// transcript that can be resumed) and the one-shot answer of `jido ask`, both over an
+// agent.Agent.
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/jido-run/jido/agent"
+)
+
+// Host is what the slash commands act on: the session behind the chat.
+type Host interface {
+	Tools() []string                          // the names of the tools on offer
+	Mode() string                             // the approval mode
+	SetMode(mode string) error                // switch modes (entering or leaving plan mode starts a new session)
+	Diff(ctx context.Context) (string, error) // the plan's diff in plan mode, else what this chat changed
+	Undo(ctx context.Context) (string, error) // undo the last change set; what was restored
+}
+
+// REPL is one interactive chat.
+type REPL struct {
+	Agent      *agent.Agent
+	Host       Host
+	In         LineReader
+	Out        io.Writer
+	Color      bool
+	Transcript *Transcript // nil: none
+	Banner     string      // printed once at the start (the model, or the offline notice)
+
+	st      style
+	verbose bool
+	mu      sync.Mutex
+	cancel  context.CancelFunc // of the running turn; nil at the prompt
+	atEmpty int                // Ctrl-C presses in a row at an empty prompt
+	midLine bool               // streamed text left the cursor mid-line
+}
+
+const help = `Type a request and press Enter. Commands:
+  /help            this help
+  /tools           the tools the model may call
+  /mode [MODE]     show or set the approval mode: default, auto-edit, yolo, plan, read-only
+  /diff            what changed in this chat (the whole plan in plan mode)
+  /undo            undo the last change set
+  /verbose         show or hide the arguments and results of tool calls
+  /clear           start a new conversation
+  /exit            leave (also Ctrl-D, or Ctrl-C twice)
+Ctrl-C stops the current answer.
+`
+
+// Run reads requests until /exit, the end of input, or two Ctrl-C in a row.
+func (r *REPL) Run(ctx context.Context) error {
+	r.st = style{r.Color}
+	r.Agent.OnEvent = r.event
+	if r.Banner != "" {
+		fmt.Fprintln(r.Out, r.st.paint(dim, r.Banner))
+	}
+	for {
+		line, err := r.In.Prompt("› ")
+		switch {
+		case errors.Is(err, ErrInterrupted):
+			if r.interruptedAtPrompt() {
+				return nil
+			}
+			continue
+		case errors.Is(err, io.EOF):
+			fmt.Fprintln(r.Out)
+			return nil
+		case err != nil:
+			return err
+		}
+		r.atEmpty = 0
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		r.In.AppendHistory(line)
+		if strings.HasPrefix(line, "/") {
+			if r.command(ctx, line) {
+				return nil
+			}
+			continue
+		}
+		r.turn(ctx, line)
+		if err := ctx.Err(); err != nil {
+			return nil
+		}
+	}
+}
+
+// Interrupt handles a Ctrl-C that reached the process (SIGINT): it stops the running turn
+// and reports false, or, at the prompt, counts toward leaving and reports whether to exit.
+func (r *REPL) Interrupt() (exit bool) {
+	r.mu.Lock()
+	cancel := r.cancel
+	r.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		return false
+	}
+	return r.interruptedAtPrompt()
+}
+
+// interruptedAtPrompt counts a Ctrl-C at the prompt: the second in a row leaves.
+func (r *REPL) interruptedAtPrompt() bool {
+	r.atEmpty++
+	if r.atEmpty >= 2 {
+		fmt.Fprintln(r.Out)
+		return true
+	}
+	fmt.Fprintln(r.Out, r.st.paint(dim, "\n(press Ctrl-C again or type /exit to leave)"))
+	return false
+}
+
+// turn sends one request to the agent and shows the answer as it streams.
+func (r *REPL) turn(ctx context.Context, text string) {
+	tctx, cancel := context.WithCancel(ctx)
+	r.mu.Lock()
+	r.cancel = cancel
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.cancel = nil
+		r.mu.Unlock()
+		cancel()
+	}()
+	_, err := r.Agent.Send(tctx, text)
+	r.endLine()
+	switch {
+	case err == nil:
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(r.Out, r.st.paint(yellow, "(stopped)"))
+	default:
+		fmt.Fprintln(r.Out, r.st.paint(red, "error: "+err.Error()))
+	}
+	if err := r.Transcript.Sync(r.Agent.History()); err != nil {
+		fmt.Fprintln(r.Out, r.st.paint(red, "transcript: "+err.Error()))
+	}
+}
+
+// endLine ends a line of streamed text.
+func (r *REPL) endLine() {
+	if r.midLine {
+		fmt.Fprintln(r.Out)
+		r.midLine = false
+	}
+}
+
+// event shows what the agent reports during a turn.
+func (r *REPL) event(e agent.Event) {
+	switch e.Kind {
+	case agent.EventText:
+		fmt.Fprint(r.Out, e.Text)
+		r.midLine = !strings.HasSuffix(e.Text, "\n")
+	case agent.EventToolCall:
+		if r.verbose {
+			r.endLine()
+			args, _ := json.Marshal(e.Call.Args)
+			fmt.Fprintln(r.Out, r.st.paint(dim, "→ "+e.Call.Name+" "+string(args)))
+		}
+	case agent.EventToolResult:
+		r.endLine()
+		fmt.Fprintln(r.Out, r.st.toolLine(*e.Call, *e.Result))
+		if r.verbose {
+			fmt.Fprintln(r.Out, r.st.paint(dim, oneLineJSON(e.Result.Content, 2000)))
+		}
+	case agent.EventRetry, agent.EventNotice:
+		r.endLine()
+		fmt.Fprintln(r.Out, r.st.paint(yellow, e.Text))
+	}
+}
+
+// oneLineJSON shows raw JSON cut at max bytes.
+func oneLineJSON(raw json.RawMessage, max int) string {
+	s := string(raw)
+	if len(s) > max {
+		s = s[:max] + fmt.Sprintf("… (%d bytes)", len(raw))
+	}
+	return s
+}
+
+// command runs a slash command; it reports whether to leave.
+func (r *REPL) command(ctx context.Context, line string) bool {
+	name, arg, _ := strings.Cut(line, " ")
+	arg = strings.TrimSpace(arg)
+	switch name {
+	case "/exit", "/quit":
+		return true
+	case "/help":
+		fmt.Fprint(r.Out, help)
+	case "/tools":
+		tools := r.Host.Tools()
+		slices.Sort(tools)
+		fmt.Fprintln(r.Out, strings.Join(tools, " "))
+	case "/mode":
+		if arg == "" {
+			fmt.Fprintln(r.Out, "mode:", r.Host.Mode())
+			break
+		}
+		if err := r.Host.SetMode(arg); err != nil {
+			fmt.Fprintln(r.Out, r.st.paint(red, err.Error()))
+			break
+		}
+		fmt.Fprintln(r.Out, "mode:", r.Host.Mode())
+	case "/diff":
+		d, err := r.Host.Diff(ctx)
+		switch {
+		case err != nil:
+			fmt.Fprintln(r.Out, r.st.paint(red, err.Error()))
+		case d == "":
+			fmt.Fprintln(r.Out, "no changes")
+		default:
+			fmt.Fprint(r.Out, r.st.diff(d))
+		}
+	case "/undo":
+		out, err := r.Host.Undo(ctx)
+		if err != nil {
+			fmt.Fprintln(r.Out, r.st.paint(red, err.Error()))
+		} else {
+			fmt.Fprintln(r.Out, out)
+		}
+	case "/verbose":
+		r.verbose = !r.verbose
+		fmt.Fprintln(r.Out, "verbose:", map[bool]string{true: "on", false: "off"}[r.verbose])
+	case "/clear":
+		r.Agent.Reset()
+		if err := r.Transcript.Clear(); err != nil {
+			fmt.Fprintln(r.Out, r.st.paint(red, "transcript: "+err.Error()))
+		}
+		fmt.Fprintln(r.Out, "new conversation")
+	default:
+		fmt.Fprintf(r.Out, "unknown command %s; /help lists them\n", name)
+	}
+	return false
+}

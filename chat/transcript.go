@@ -1,0 +1,85 @@
+package chat
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/jido-run/jido/agent"
+)
+
+// transcriptLine is one line of a transcript: a message, or the mark of a /clear.
+type transcriptLine struct {
+	Time    time.Time      `json:"time"`
+	Message *agent.Message `json:"message,omitempty"`
+	Clear   bool           `json:"clear,omitempty"`
+}
+
+// Transcript appends a conversation to an NDJSON stream as it grows, so that a chat can be
+// read later or resumed (LoadTranscript).
+type Transcript struct {
+	w       io.Writer
+	written int // messages of the history already written
+}
+
+// NewTranscript writes to w; written is the number of messages of the history that w
+// already holds (those of a resumed conversation).
+func NewTranscript(w io.Writer, written int) *Transcript { return &Transcript{w: w, written: written} }
+
+// Sync writes the messages of history not written yet.
+func (t *Transcript) Sync(history []agent.Message) error {
+	if t == nil {
+		return nil
+	}
+	enc := json.NewEncoder(t.w)
+	for i := t.written; i < len(history); i++ {
+		if err := enc.Encode(transcriptLine{Time: time.Now().UTC(), Message: &history[i]}); err != nil {
+			return err
+		}
+		t.written = i + 1
+	}
+	return nil
+}
+
+// Clear records that the conversation was cleared.
+func (t *Transcript) Clear() error {
+	if t == nil {
+		return nil
+	}
+	t.written = 0
+	return json.NewEncoder(t.w).Encode(transcriptLine{Time: time.Now().UTC(), Clear: true})
+}
+
+// LoadTranscript reads a transcript back into the conversation it ends with. A last line
+// cut short by a crash is ignored; a bad line before it is an error.
+func LoadTranscript(r io.Reader) ([]agent.Message, error) {
+	var history []agent.Message
+	var torn error // a bad line is only forgiven as the last one (cut by a crash)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		if torn != nil {
+			return nil, torn
+		}
+		var l transcriptLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			torn = fmt.Errorf("transcript line %d: %v", n, err)
+			continue
+		}
+		switch {
+		case l.Clear:
+			history = nil
+		case l.Message != nil:
+			history = append(history, *l.Message)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return history, nil
+}

@@ -1,0 +1,348 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/chat"
+	"github.com/jido-run/jido/journal"
+	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/policy"
+	"github.com/peterh/liner"
+	"golang.org/x/term"
+)
+
+// chatOptions are the parsed arguments of `jido chat` and `jido ask`.
+type chatOptions struct {
+	sessionFlags
+	providerFlags
+	transcript string // chat: the NDJSON transcript to write ("" = a new one in the state dir)
+	resume     string // chat: a transcript to continue, or "last"
+	json       bool   // ask: print one JSON object
+	question   string // ask
+}
+
+func parseChat(cmd string, args []string, stderr io.Writer) (*chatOptions, error) {
+	o := &chatOptions{}
+	fs := newFlagSet(cmd, stderr)
+	o.sessionFlags.register(fs)
+	o.providerFlags.register(fs)
+	if cmd == "chat" {
+		fs.StringVar(&o.transcript, "transcript", "", "write the conversation to this NDJSON file (default: a new file in jido's state directory)")
+		fs.StringVar(&o.resume, "resume", "", "continue a saved conversation: a transcript file, or 'last' for this project's latest")
+	} else {
+		fs.BoolVar(&o.json, "json", false, "print the answer, the calls and their results as one JSON object")
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	switch {
+	case cmd == "ask" && fs.NArg() == 1:
+		o.question = fs.Arg(0)
+	case cmd == "ask":
+		return nil, fmt.Errorf(`ask takes one QUESTION (quote it), got %d arguments`, fs.NArg())
+	case fs.NArg() != 0:
+		return nil, fmt.Errorf("chat takes no arguments, got %d", fs.NArg())
+	}
+	return o, nil
+}
+
+// runAsk implements `jido ask QUESTION`: one question answered through tools. Asks of the
+// policy are refused (headless) unless --yes; the model is told and can do otherwise.
+func runAsk(argv []string, stdout, stderr io.Writer) int {
+	o, err := parseChat("ask", argv, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido ask: %v\n", err)
+		return exitUsage
+	}
+	m, _, done, err := o.openManager(nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido ask: %v\n", err)
+		return exitUsage
+	}
+	defer done()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	s, err := m.Open(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido ask: %v\n", err)
+		return exitToolError
+	}
+	defer s.Close()
+	exec := &sessionExecutor{s: s}
+	a, notice, err := o.newAgent(ctx, exec, s)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido ask: %v\n", err)
+		return exitUsage
+	}
+	if notice != "" && !o.json {
+		fmt.Fprintln(stderr, notice)
+	}
+	if err := chat.Ask(ctx, a, o.question, stdout, o.json, colorOn(stdout)); err != nil {
+		if !o.json {
+			fmt.Fprintf(stderr, "jido ask: %v\n", err)
+		}
+		return exitToolError
+	}
+	return exitOK
+}
+
+// runChat implements `jido chat`: the interactive agent.
+func runChat(argv []string, stdout, stderr io.Writer) int {
+	o, err := parseChat("chat", argv, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		return exitUsage
+	}
+	lines := newLineReader()
+	defer lines.Close()
+	color := colorOn(stdout)
+	approver := chat.NewApprover(lines, stdout, color)
+	m, perms, done, err := o.openManager(approver)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		return exitUsage
+	}
+	defer done()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, err := m.Open(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		return exitToolError
+	}
+	exec := &sessionExecutor{s: s}
+	defer func() { exec.session().Close() }()
+	a, notice, err := o.newAgent(ctx, exec, s)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		return exitUsage
+	}
+	tr, closeTranscript, err := o.openTranscript(a)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		return exitUsage
+	}
+	defer closeTranscript()
+	host := &chatHost{m: m, perms: perms, exec: exec, started: time.Now()}
+	repl := &chat.REPL{Agent: a, Host: host, In: lines, Out: stdout, Color: color, Transcript: tr,
+		Banner: banner(a, notice, m.Root())}
+	host.onSwitch = func(next *manager.Session) { a.Tools = agent.Specs(next.Tools()) }
+	approver.OnInterrupt = func() { repl.Interrupt() } // Ctrl-C at an approval stops the turn
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		for sig := range sigs {
+			if sig == syscall.SIGTERM || repl.Interrupt() {
+				// A prompt blocked on input cannot be woken: end here, closing the session
+				// (which kills its commands) and restoring the terminal.
+				cancel()
+				exec.session().Close()
+				lines.Close()
+				done()
+				os.Exit(exitOK)
+			}
+		}
+	}()
+	if err := repl.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		return exitToolError
+	}
+	return exitOK
+}
+
+// banner is the chat's first line: the model, and the offline notice.
+func banner(a *agent.Agent, notice, root string) string {
+	b := fmt.Sprintf("jido chat · %s · %s · /help for commands", a.Provider.Name(), root)
+	if notice != "" {
+		b = notice + "\n" + b
+	}
+	return b
+}
+
+// openTranscript opens the chat's transcript (resuming one if asked) and loads a resumed
+// conversation into a.
+func (o *chatOptions) openTranscript(a *agent.Agent) (*chat.Transcript, func(), error) {
+	path := o.transcript
+	written := 0
+	if o.resume != "" {
+		from := o.resume
+		if from == "last" {
+			var err error
+			if from, err = latestTranscript(o.root); err != nil {
+				return nil, nil, err
+			}
+		}
+		f, err := os.Open(from)
+		if err != nil {
+			return nil, nil, err
+		}
+		history, err := chat.LoadTranscript(f)
+		f.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", from, err)
+		}
+		a.SetHistory(history)
+		written = len(history)
+		if path == "" {
+			path = from
+		}
+	}
+	if path == "" {
+		dir, err := transcriptDir(o.root)
+		if err != nil {
+			return nil, nil, err
+		}
+		path = filepath.Join(dir, time.Now().UTC().Format("20060102T150405.000000000Z")+".ndjson")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, err
+	}
+	if path != o.resume && o.resume != "" {
+		written = 0 // a new file: it gets the resumed conversation too
+	}
+	return chat.NewTranscript(f, written), func() { f.Close() }, nil
+}
+
+// transcriptDir is where a project's transcripts live: beside its journal, outside the root.
+func transcriptDir(root string) (string, error) {
+	dir, err := journal.Dir(root)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(filepath.Dir(dir)), "transcripts", filepath.Base(dir)), nil
+}
+
+// latestTranscript is the newest transcript of the project.
+func latestTranscript(root string) (string, error) {
+	dir, err := transcriptDir(root)
+	if err != nil {
+		return "", err
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
+	if len(names) == 0 {
+		return "", fmt.Errorf("no saved conversation for this project in %s", dir)
+	}
+	return names[len(names)-1], nil // names sort by time
+}
+
+// colorOn reports whether w is a terminal that wants colour (NO_COLOR unset, TERM not dumb).
+func colorOn(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd())) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// lineReader is the chat's chat.LineReader: liner's line editor with history.
+type lineReader struct {
+	mu     sync.Mutex
+	state  *liner.State
+	closed bool
+}
+
+func newLineReader() *lineReader {
+	st := liner.NewLiner()
+	st.SetCtrlCAborts(true)
+	return &lineReader{state: st}
+}
+
+func (l *lineReader) Prompt(p string) (string, error) {
+	line, err := l.state.Prompt(p)
+	if errors.Is(err, liner.ErrPromptAborted) {
+		return "", chat.ErrInterrupted
+	}
+	return line, err
+}
+
+func (l *lineReader) AppendHistory(line string) { l.state.AppendHistory(line) }
+
+// Close restores the terminal; safe to call twice.
+func (l *lineReader) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.closed {
+		l.closed = true
+		l.state.Close()
+	}
+}
+
+// chatHost is the chat.Host of `jido chat`: the manager, its policy, and the session the
+// agent's calls run in (replaced when plan mode is entered or left).
+type chatHost struct {
+	m        *manager.Manager
+	perms    *policy.Engine
+	exec     *sessionExecutor
+	started  time.Time
+	onSwitch func(*manager.Session)
+}
+
+func (h *chatHost) Tools() []string {
+	var names []string
+	for _, t := range h.exec.session().Tools() {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+func (h *chatHost) Mode() string { return string(h.perms.Mode()) }
+
+// SetMode switches the approval mode; entering or leaving plan mode opens a new session
+// (a plan lives in its session; leaving plan mode drops a plan not applied).
+func (h *chatHost) SetMode(mode string) error {
+	m, err := policy.ParseMode(mode)
+	if err != nil {
+		return err
+	}
+	wasPlan := h.perms.Mode() == policy.ModePlan
+	h.perms.SetMode(m)
+	if wasPlan == (m == policy.ModePlan) {
+		return nil
+	}
+	next, err := h.m.Open(context.Background())
+	if err != nil {
+		return err
+	}
+	h.exec.swap(next).Close()
+	h.onSwitch(next)
+	return nil
+}
+
+func (h *chatHost) Diff(ctx context.Context) (string, error) {
+	if h.perms.Mode() == policy.ModePlan {
+		res := h.exec.session().Call(ctx, manager.ToolCall{Name: "plan_diff"})
+		if !res.OK {
+			return "", res.Error
+		}
+		var d struct{ Diff string }
+		err := res.Decode(&d)
+		return d.Diff, err
+	}
+	d, _, err := h.m.DiffSince(h.started)
+	return d, err
+}
+
+func (h *chatHost) Undo(ctx context.Context) (string, error) {
+	res := h.exec.session().Call(ctx, manager.ToolCall{Name: "undo"})
+	if !res.OK {
+		return "", res.Error
+	}
+	var u struct{ Restored, Deleted []string }
+	if err := res.Decode(&u); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("undone: %d files restored, %d removed", len(u.Restored), len(u.Deleted)), nil
+}
