@@ -133,12 +133,52 @@ func TestChatInATerminal(t *testing.T) {
 	term.expect("› ")
 
 	term.typeLine("/exit")
+	assert.Equal(t, 0, term.waitExit(), "jido chat exits cleanly")
+}
+
+// waitExit waits for the terminal's process to end and returns its exit code.
+func (term *terminal) waitExit() int {
+	term.t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- term.cmd.Wait() }()
 	select {
 	case err := <-done:
-		assert.NoError(t, err, "jido chat exits cleanly")
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		require.NoError(term.t, err)
+		return 0
 	case <-time.After(10 * time.Second):
-		t.Fatal("jido chat did not exit after /exit")
+		require.FailNow(term.t, "jido chat did not exit")
+		return -1
 	}
+}
+
+func TestChatOfflineResume(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"README.md": "hello from the readme\n", "src/main.go": "package main\n"})
+	state := t.TempDir() // this test's own transcripts
+	env := append([]string{"XDG_STATE_HOME=" + state}, offlineEnv...)
+
+	term := startTerminal(t, dir, env, "chat")
+	term.expect("runs offline")
+	term.expect("› ")
+	term.typeLine("read README.md")
+	term.expect("● read_file README.md → 1 line")
+	term.expect("hello from the readme")
+	term.expect("› ")
+	_, err := term.tty.Write([]byte{3}) // Ctrl-C at the prompt: a hint, not an exit
+	require.NoError(t, err)
+	term.expect("press Ctrl-C again")
+	_, err = term.tty.Write([]byte{3})
+	require.NoError(t, err)
+	assert.Equal(t, 0, term.waitExit(), "a second Ctrl-C leaves")
+
+	// The saved conversation comes back: "the current file" is the one read before.
+	term = startTerminal(t, dir, env, "chat", "--resume", "last")
+	term.expect("› ")
+	term.typeLine("read the current file")
+	term.expect("● read_file README.md → 1 line")
+	term.typeLine("/exit")
+	assert.Equal(t, 0, term.waitExit())
 }
