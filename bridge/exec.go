@@ -52,7 +52,7 @@ func (e *Exec) runner() (*shell.Runner, error) {
 	}
 	if e.Shell == nil {
 		return nil, definitions.NewError(definitions.PermissionError, "this session cannot run commands").
-			Hint("Open the session with a shell (manager.Options) to use run_shell and run_tests")
+			Hint("Open the session with a shell (manager.Config) to use run_shell and run_tests")
 	}
 	r, err := e.Shell.Get()
 	if err != nil {

@@ -44,8 +44,8 @@ type Approver interface {
 	Approve(ctx context.Context, req ApprovalRequest) (Answer, error)
 }
 
-// policyGate is the session's bridge.Gate: the role's allow-list, then the policy engine,
-// then the approver.
+// policyGate is the session's bridge.Gate: the role's allow-list, then the session's
+// fork of the policy engine, then the approver.
 type policyGate struct {
 	root     *security.Root
 	engine   *policy.Engine
@@ -55,23 +55,40 @@ type policyGate struct {
 	tools    []string // the role's tools, nil for all
 }
 
-// newGate makes the manager's gate from its options: nil when there is no policy.
-func newGate(root *security.Root, o Options) (bridge.Gate, error) {
-	if o.Permissions == nil {
-		if o.Role != "" {
-			return nil, fmt.Errorf("a role needs a policy (Options.Permissions): roles are defined there")
+// sessionGate makes the gate of a session on p: nil when there is no policy and the
+// session asks for no mode or role (every call runs, the Go API's default). A mode or role
+// without a policy gets one that allows everything else.
+func (m *Manager) sessionGate(p *project, o sessionOptions) (*policyGate, error) {
+	engine := p.perms
+	role := cmp.Or(o.role, m.cfg.Role)
+	if engine == nil {
+		if o.mode == "" && role == "" {
+			return nil, nil
 		}
-		return nil, nil
+		engine = policy.New(policy.ModeYolo)
 	}
-	g := &policyGate{root: root, engine: o.Permissions, approver: o.Approver, yes: o.Yes, role: o.Role}
-	if o.Role != "" {
-		tools, ok := o.Permissions.Role(o.Role)
+	if o.mode != "" {
+		if _, err := policy.ParseMode(string(o.mode)); err != nil {
+			return nil, err
+		}
+	}
+	g := &policyGate{root: p.root, engine: engine.Fork(o.mode), approver: o.approver, yes: m.cfg.Yes, role: role}
+	if g.approver == nil {
+		g.approver = m.cfg.Approver
+	}
+	if role != "" {
+		tools, ok := engine.Role(role)
 		if !ok {
-			return nil, fmt.Errorf("unknown role %q (built in: reader, editor, runner, full)", o.Role)
+			return nil, unknownRole(role)
 		}
 		g.tools = tools
 	}
 	return g, nil
+}
+
+// unknownRole is the error for a role no config defines.
+func unknownRole(role string) error {
+	return fmt.Errorf("unknown role %q (built in: reader, editor, runner, full)", role)
 }
 
 // Check implements bridge.Gate.

@@ -30,7 +30,7 @@ func (s *scripted) Approve(_ context.Context, r ApprovalRequest) (Answer, error)
 }
 
 // gatedSession opens a session over a root holding a.txt under engine.
-func gatedSession(t *testing.T, o Options) (*Session, string) {
+func gatedSession(t *testing.T, o Config) (*Session, string) {
 	t.Helper()
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("old\n"), 0o644))
@@ -61,7 +61,7 @@ func TestModesHeadless(t *testing.T) {
 		policy.ModePlan:     {"", "", "", "", "permission-error"}, // changes go to the plan; writing it asks
 	} {
 		t.Run(string(mode), func(t *testing.T) {
-			s, _ := gatedSession(t, Options{Permissions: policy.New(mode)})
+			s, _ := gatedSession(t, Config{Permissions: policy.New(mode)})
 			for i, c := range calls {
 				r := s.Call(t.Context(), c)
 				assert.Equal(t, want[i], errType(r), "%s %v: %+v", c.Name, c.Args, r.Error)
@@ -71,14 +71,14 @@ func TestModesHeadless(t *testing.T) {
 }
 
 func TestHeadlessAskSaysWhichRuleToAdd(t *testing.T) {
-	s, root := gatedSession(t, Options{Permissions: policy.New(policy.ModeDefault)})
+	s, root := gatedSession(t, Config{Permissions: policy.New(policy.ModeDefault)})
 	r := s.Call(t.Context(), ToolCall{Name: "write_file", Args: map[string]any{"path": "b.txt", "content": "x"}})
 	require.NotNil(t, r.Error)
 	assert.Contains(t, r.Error.Message, "needs approval")
 	assert.Contains(t, r.Error.Details["rule"], "[[allow]]")
 	assert.NoFileExists(t, filepath.Join(root, "b.txt"))
 
-	yes, root2 := gatedSession(t, Options{Permissions: policy.New(policy.ModeDefault), Yes: true})
+	yes, root2 := gatedSession(t, Config{Permissions: policy.New(policy.ModeDefault), Yes: true})
 	r = yes.Call(t.Context(), ToolCall{Name: "write_file", Args: map[string]any{"path": "b.txt", "content": "x"}})
 	assert.True(t, r.OK, "%+v", r.Error)
 	assert.FileExists(t, filepath.Join(root2, "b.txt"))
@@ -88,7 +88,7 @@ func TestDenyRuleHasNoBypass(t *testing.T) {
 	engine := policy.New(policy.ModeYolo)
 	_, err := engine.Remember(policy.Rule{Action: policy.Deny, Tool: "*", Paths: []string{"a.txt"}}, policy.ScopeSession)
 	require.NoError(t, err)
-	s, root := gatedSession(t, Options{Permissions: engine, Yes: true})
+	s, root := gatedSession(t, Config{Permissions: engine, Yes: true})
 	for _, src := range []string{
 		`return jido.write_file{path="a.txt", content="x"}`,
 		`return jido.call("write_file", {path="a.txt", content="x"})`,
@@ -107,7 +107,7 @@ func TestDenyRuleHasNoBypass(t *testing.T) {
 
 func TestApproverAnswers(t *testing.T) {
 	approver := &scripted{answers: []Answer{Deny, AllowOnce, AllowSession}}
-	s, root := gatedSession(t, Options{Permissions: policy.New(policy.ModeDefault), Approver: approver})
+	s, root := gatedSession(t, Config{Permissions: policy.New(policy.ModeDefault), Approver: approver})
 	write := ToolCall{Name: "write_file", Args: map[string]any{"path": "b.txt", "content": "b\n"}}
 	r := s.Call(t.Context(), write)
 	assert.Equal(t, "permission-error", errType(r), "denied")
@@ -129,7 +129,7 @@ func TestApproverAnswers(t *testing.T) {
 }
 
 func TestRoles(t *testing.T) {
-	s, _ := gatedSession(t, Options{Permissions: policy.New(policy.ModeYolo), Role: "reader"})
+	s, _ := gatedSession(t, Config{Permissions: policy.New(policy.ModeYolo), Role: "reader"})
 	assert.True(t, s.Call(t.Context(), ToolCall{Name: "read_file", Args: map[string]any{"path": "a.txt"}}).OK)
 	r := s.Call(t.Context(), ToolCall{Name: "write_file", Args: map[string]any{"path": "a.txt", "content": "x"}})
 	assert.Equal(t, "permission-error", errType(r))
@@ -140,9 +140,9 @@ func TestRoles(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	assert.Equal(t, []string{"file_exists", "glob", "list_dir", "list_files", "read_file", "search"}, names, "only the role's tools are offered")
-	full, _ := gatedSession(t, Options{Permissions: policy.New(policy.ModeDefault)})
+	full, _ := gatedSession(t, Config{Permissions: policy.New(policy.ModeDefault)})
 	assert.Len(t, full.Tools(), len(definitions.All())-3, "every tool but plan_diff, plan_apply and plan_discard")
-	planner, _ := gatedSession(t, Options{Permissions: policy.New(policy.ModePlan)})
+	planner, _ := gatedSession(t, Config{Permissions: policy.New(policy.ModePlan)})
 	names = names[:0]
 	for _, tool := range planner.Tools() {
 		names = append(names, tool.Name)
@@ -151,7 +151,7 @@ func TestRoles(t *testing.T) {
 	assert.NotContains(t, names, "run_tests", "plan mode runs no programs")
 	assert.NotContains(t, names, "undo", "plan mode does not change the disk")
 
-	_, err := New(Options{Root: t.TempDir(), Permissions: policy.New(policy.ModeDefault), Role: "nobody"})
+	_, err := New(Config{Root: t.TempDir(), Permissions: policy.New(policy.ModeDefault), Role: "nobody"})
 	assert.ErrorContains(t, err, "unknown role")
 }
 
@@ -188,7 +188,7 @@ func TestDenyCoversEveryMutatingTool(t *testing.T) {
 	engine := policy.New(policy.ModeYolo)
 	_, err := engine.Remember(policy.Rule{Action: policy.Deny, Tool: "*"}, policy.ScopeSession)
 	require.NoError(t, err)
-	s, root := gatedSession(t, Options{Permissions: engine, Yes: true, JournalDir: t.TempDir()})
+	s, root := gatedSession(t, Config{Permissions: engine, Yes: true, JournalDir: t.TempDir()})
 	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module x\n"), 0o644))
 	before := treeHash(t, root)
 	calls := map[string]string{

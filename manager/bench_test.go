@@ -14,14 +14,14 @@ import (
 // BenchmarkOpenSession measures opening a session with its VM ready, and reports the heap
 // retained per idle session.
 func BenchmarkOpenSession(b *testing.B) {
-	m, err := New(Options{Root: b.TempDir()})
+	m, err := New(Config{Root: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer m.Close()
 	b.ReportAllocs()
 	for b.Loop() {
-		s, err := m.Open(b.Context())
+		s, err := m.Open(b.Context(), "")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -32,7 +32,7 @@ func BenchmarkOpenSession(b *testing.B) {
 	before := liveHeap()
 	sessions := make([]*Session, idle)
 	for i := range sessions {
-		if sessions[i], err = m.Open(b.Context()); err != nil {
+		if sessions[i], err = m.Open(b.Context(), ""); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -61,7 +61,7 @@ func BenchmarkReadFile4K(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("jido", func(b *testing.B) {
-		s := testSession(b, Options{Root: root})
+		s := testSession(b, Config{Root: root})
 		call := ToolCall{Name: "read_file", Args: map[string]any{"path": "f.txt"}}
 		b.ReportAllocs()
 		for b.Loop() {
@@ -102,7 +102,7 @@ func readNumbered(path string) (string, error) {
 
 // BenchmarkEvalReturn1 measures the smallest snippet through Session.Eval.
 func BenchmarkEvalReturn1(b *testing.B) {
-	s := testSession(b, Options{Root: b.TempDir()})
+	s := testSession(b, Config{Root: b.TempDir()})
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, terr := s.Eval(b.Context(), "return 1"); terr != nil {
@@ -122,7 +122,7 @@ func BenchmarkEdit1MiB(b *testing.B) {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		s := testSession(b, Options{Root: root, NoSync: true})
+		s := testSession(b, Config{Root: root, NoSync: true})
 		if res := s.Call(b.Context(), ToolCall{Name: "read_file", Args: map[string]any{"path": "big.txt", "limit": 1}}); !res.OK {
 			b.Fatal(res.Error)
 		}
@@ -160,14 +160,14 @@ func BenchmarkEdit1MiB(b *testing.B) {
 
 // testSession opens a manager with opts and one session, both closed when the test or
 // benchmark ends.
-func testSession(tb testing.TB, opts Options) *Session {
+func testSession(tb testing.TB, opts Config) *Session {
 	tb.Helper()
 	m, err := New(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { m.Close() })
-	s, err := m.Open(tb.Context())
+	s, err := m.Open(tb.Context(), "")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func BenchmarkSearchSmallDir(b *testing.B) {
 	// "func main" has 1 match there, "func (" 1,229.
 	for _, query := range []string{"func main", "func ("} {
 		b.Run(query+"/jido", func(b *testing.B) {
-			s := testSession(b, Options{Root: root})
+			s := testSession(b, Config{Root: root})
 			call := ToolCall{Name: "search", Args: map[string]any{"query": query, "case_sensitive": true, "max_results": 100000, "path": "http"}}
 			b.ReportAllocs()
 			for b.Loop() {

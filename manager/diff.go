@@ -12,12 +12,12 @@ import (
 
 // DiffSince returns one unified diff of the files that the change sets journaled since t
 // touched, from their state before the first of those changes to their state now, with
-// the number of files; "" when nothing changed. It needs the journal (Options.JournalDir).
+// the number of files; "" when nothing changed. It needs the journal (Config.JournalDir).
 func (m *Manager) DiffSince(t time.Time) (string, int, error) {
-	if m.journal == nil {
-		return "", 0, errors.New("this manager keeps no journal of changes (Options.JournalDir)")
+	if m.main.journal == nil {
+		return "", 0, errors.New("this manager keeps no journal of changes (Config.JournalDir)")
 	}
-	entries, err := m.journal.List()
+	entries, err := m.main.journal.List()
 	if err != nil {
 		return "", 0, err
 	}
@@ -30,7 +30,7 @@ func (m *Manager) DiffSince(t time.Time) (string, int, error) {
 			if _, seen := before[b.Path]; seen {
 				continue
 			}
-			data, err := m.journal.BeforeContent(b)
+			data, err := m.main.journal.BeforeContent(b)
 			if err != nil {
 				return "", 0, err
 			}
@@ -48,7 +48,7 @@ func (m *Manager) DiffSince(t time.Time) (string, int, error) {
 	files := 0
 	for _, p := range paths {
 		now := ""
-		if f, err := m.root.ReadFile(p); err == nil {
+		if f, err := m.main.root.ReadFile(p); err == nil {
 			now = string(f.Data)
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "", 0, err

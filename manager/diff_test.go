@@ -14,7 +14,7 @@ func TestDiffSince(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\ntwo\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(root, "gone.txt"), []byte("bye\n"), 0o644))
-	s := testSession(t, Options{Root: root, JournalDir: t.TempDir()})
+	s := testSession(t, Config{Root: root, JournalDir: t.TempDir()})
 	ctx := t.Context()
 	start := time.Now()
 
@@ -44,6 +44,6 @@ func TestDiffSince(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, diff, "nothing changed since")
 
-	_, _, err = testSession(t, Options{Root: root}).m.DiffSince(start)
+	_, _, err = testSession(t, Config{Root: root}).m.DiffSince(start)
 	assert.ErrorContains(t, err, "no journal")
 }

@@ -1,37 +1,49 @@
-// Package manager composes jido: a Manager owns a confined project root and opens Sessions,
-// each with its own hardened Lua VM, bridge and read tracking. Sessions are independent and may
-// run in parallel; the calls of one session are serialized.
+// Package manager composes jido for programs that embed it: a Manager serves sessions on
+// confined project roots, each session with its own hardened Lua VM, bridge, read tracking,
+// policy rules and command runner.
+//
+// Concurrency: every method of Manager and Session is safe for concurrent use. Sessions are
+// independent and run in parallel; the calls of one session are serialized (one VM, one
+// goroutine owning it). Limits: Config.MaxSessions caps open sessions, Config.IdleTTL
+// closes sessions left idle, Config.Limits (or WithLimits) bounds each call's Lua work, and
+// Shutdown waits for running calls, then cancels them, which kills their commands.
 package manager
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"sync"
 	"time"
 
-	"github.com/jido-run/jido/bridge"
-	"github.com/jido-run/jido/journal"
-	"github.com/jido-run/jido/plan"
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
-	"github.com/jido-run/jido/shell"
-	"github.com/jido-run/jido/walk"
 )
 
 // staleTempAge is how old a leftover temp file of an interrupted write must be to be swept.
 const staleTempAge = time.Hour
 
-// Options configure a Manager.
-type Options struct {
-	Root        string           // project root directory
+// Errors of Open and of calls on a manager that is shutting down.
+var (
+	ErrClosed          = errors.New("manager: shut down")
+	ErrSessionExists   = errors.New("manager: a session with this id is open")
+	ErrTooManySessions = errors.New("manager: too many open sessions")
+)
+
+// Config configures a Manager.
+type Config struct {
+	Root        string           // the project root of sessions that do not name one (WithRoot)
 	Limits      runtime.Limits   // per-call Lua limits (zero fields: defaults)
 	Policy      *security.Policy // secret and protected paths (nil: defaults)
 	MaxFileSize int64            // read/write cap in bytes (0: 10 MiB)
 	NoSync      bool             // skip fsync on writes (scratch trees, tests); writes stay atomic
-	Events      io.Writer        // NDJSON event log (nil: none)
+	Events      io.Writer        // NDJSON event log of every session (nil: none)
 	// GitExcludes is the content of git's global excludes file (core.excludesFile), which
 	// the tree walks apply like git; nil: none. cmd/jido reads the user's (~/.gitconfig, ~/.config/git/ignore).
 	GitExcludes []byte
@@ -42,106 +54,283 @@ type Options struct {
 	// Network lets run_shell and run_tests commands reach the network (default: none).
 	Network bool
 	// Permissions decides which calls run, ask or are refused; nil: every call runs (the Go
-	// API's default; the CLI always loads one). Approver answers the asks; without one a
-	// session is headless and an ask is a permission-error naming the rule to add. Yes
-	// approves every ask (deny rules still apply). Role limits the tools to a role's
-	// allow-list (policy.Engine.Role), "" for all.
+	// API's default; the CLI always loads one). Each session decides through its own fork of
+	// it (policy.Engine.Fork), so that "allow for this session" stays in that session.
+	// Approver answers the asks; without one a session is headless and an ask is a
+	// permission-error naming the rule to add. Yes approves every ask (deny rules still
+	// apply). Role limits the tools to a role's allow-list (policy.Engine.Role), "" for all.
+	// WithApprover, WithMode and WithRole override them per session.
 	Permissions *policy.Engine
 	Approver    Approver
 	Yes         bool
 	Role        string
-	// JournalDir keeps the before-state of every change set, for undo (journal.Dir gives the
-	// user's default for a root); "" keeps no journal.
+	// JournalDir keeps the before-state of every change set on Root, for undo (journal.Dir
+	// gives the user's default for a root); "" keeps no journal.
 	JournalDir string
+	// OpenRoot sets up a root other than Root that a session names (WithRoot): its policy
+	// and journal. nil: sessions can use Root only.
+	OpenRoot func(root string) (RootSetup, error)
 	// SandboxReadOnly and SandboxReadWrite are host paths commands may also read, or read
 	// and write (the root, a private temp dir, system and toolchain directories always).
 	SandboxReadOnly, SandboxReadWrite []string
 	// SandboxHelper is the binary re-executed to confine commands ("" for the running
 	// executable), which must call sandbox.MaybeHelper first thing in main or TestMain.
 	SandboxHelper string
+	// MaxSessions caps the sessions open at once (0: no cap); Open refuses more.
+	MaxSessions int
+	// IdleTTL closes a session no call has used for this long (0: never); calls on it then
+	// fail with a hint to open a new one.
+	IdleTTL time.Duration
 }
 
-// Manager owns one project root and opens sessions on it.
+// Manager serves sessions on project roots.
 type Manager struct {
-	root    *security.Root
-	walker  *walk.Walker
-	journal *journal.Journal // nil without Options.JournalDir
-	gate    bridge.Gate      // nil without Options.Permissions
-	perms   *policy.Engine   // nil without Options.Permissions; its mode at Open decides plan mode
-	shell   shell.Options
-	limits  runtime.Limits
-	events  *eventLog
+	cfg    Config
+	main   *project // Config.Root
+	events *eventLog
+
+	// ctx is the parent of every call's context; Shutdown cancels it when its grace ends.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+
+	mu       sync.Mutex
+	projects map[string]*project // by rootKey, the main one included
+	sessions map[string]*Session
+	closing  bool
+	running  sync.WaitGroup // calls in progress; Add only under mu while !closing
+	stop     chan struct{}  // closed by Shutdown: ends the idle sweeper
+	done     chan struct{}  // closed when Shutdown has finished
 }
 
-// New opens the project root (and, if asked, sweeps temp files left by interrupted writes).
-func New(opts Options) (*Manager, error) {
-	root, err := security.Open(opts.Root, security.Options{Policy: opts.Policy, MaxFileSize: opts.MaxFileSize, NoSync: opts.NoSync})
+// New opens the default project root (and, if asked, sweeps temp files left by
+// interrupted writes, and rolls back a change set a crash interrupted).
+func New(cfg Config) (*Manager, error) {
+	if cfg.Role != "" && cfg.Permissions == nil {
+		return nil, fmt.Errorf("a role needs a policy (Config.Permissions): roles are defined there")
+	}
+	if cfg.Role != "" {
+		if _, ok := cfg.Permissions.Role(cfg.Role); !ok {
+			return nil, unknownRole(cfg.Role)
+		}
+	}
+	key, err := rootKey(cfg.Root)
 	if err != nil {
 		return nil, err
 	}
-	if opts.SweepTemps {
-		go func() { _, _ = root.SweepTemps(staleTempAge) }()
-	}
-	gate, err := newGate(root, opts)
+	main, err := openProject(&cfg, key, RootSetup{Permissions: cfg.Permissions, JournalDir: cfg.JournalDir})
 	if err != nil {
-		root.Close()
 		return nil, err
 	}
-	var jr *journal.Journal
-	if opts.JournalDir != "" {
-		if jr, err = journal.Open(opts.JournalDir, journal.Limits{}); err != nil {
-			root.Close()
+	main.refs = 1 // the manager's own hold
+	ctx, cancel := context.WithCancelCause(context.Background())
+	m := &Manager{
+		cfg: cfg, main: main, events: newEventLog(cfg.Events), ctx: ctx, cancel: cancel,
+		projects: map[string]*project{key: main}, sessions: map[string]*Session{},
+		stop: make(chan struct{}), done: make(chan struct{}),
+	}
+	if cfg.IdleTTL > 0 {
+		go m.sweepIdle()
+	}
+	return m, nil
+}
+
+// Root returns the absolute path of the default project root.
+func (m *Manager) Root() string { return m.main.root.Path() }
+
+// Session returns the open session with the given id.
+func (m *Manager) Session(id string) (*Session, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.sessions[id]
+	return s, ok
+}
+
+// Sessions returns the ids of the open sessions, sorted.
+func (m *Manager) Sessions() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Sorted(maps.Keys(m.sessions))
+}
+
+// Open starts a session with a fresh VM. id names it ("" for a random one); an id already
+// open is refused with ErrSessionExists. In plan mode (the session's mode now), every tool
+// acts on an empty plan of the session's own.
+func (m *Manager) Open(_ context.Context, id string, opts ...SessionOption) (*Session, error) {
+	var o sessionOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if id == "" {
+		id = newID()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case m.closing:
+		return nil, ErrClosed
+	case m.sessions[id] != nil:
+		return nil, fmt.Errorf("%w: %q", ErrSessionExists, id)
+	case m.cfg.MaxSessions > 0 && len(m.sessions) >= m.cfg.MaxSessions:
+		return nil, fmt.Errorf("%w: %d open, the cap is %d; close one (or raise Config.MaxSessions)", ErrTooManySessions, len(m.sessions), m.cfg.MaxSessions)
+	}
+	p, err := m.acquire(o.root)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newSession(m, p, id, o)
+	if err != nil {
+		m.release(p)
+		return nil, err
+	}
+	m.sessions[id] = s
+	s.emit(Event{Event: "session.open", Session: id})
+	return s, nil
+}
+
+// acquire returns the project of root ("" for the default one), opening it for its first
+// session. The caller holds m.mu.
+func (m *Manager) acquire(root string) (*project, error) {
+	p := m.main
+	if root != "" {
+		key, err := rootKey(root)
+		if err != nil {
 			return nil, err
 		}
-		if _, err := jr.Recover(root); err != nil {
-			jr.Close()
-			root.Close()
-			return nil, fmt.Errorf("rolling back a change interrupted by a crash failed (its record stays in %s/pending for the next try): %w", opts.JournalDir, err)
+		if p = m.projects[key]; p == nil {
+			if m.cfg.OpenRoot == nil {
+				return nil, fmt.Errorf("this manager serves only %s (Config.OpenRoot is not set), not %s", m.main.key, key)
+			}
+			setup, err := m.cfg.OpenRoot(key)
+			if err != nil {
+				return nil, err
+			}
+			if setup.Permissions == nil {
+				setup.Permissions = m.cfg.Permissions
+			}
+			if p, err = openProject(&m.cfg, key, setup); err != nil {
+				return nil, err
+			}
+			m.projects[key] = p
 		}
-		go func() { _ = jr.Prune() }()
 	}
-	return &Manager{
-		root: root, walker: walk.New(root, opts.GitExcludes), limits: opts.Limits, events: newEventLog(opts.Events), journal: jr, gate: gate,
-		perms: opts.Permissions,
-		shell: shell.Options{
-			Root: root, Network: opts.Network, Helper: opts.SandboxHelper,
-			ReadOnly: opts.SandboxReadOnly, ReadWrite: opts.SandboxReadWrite,
-		},
-	}, nil
+	p.refs++
+	return p, nil
 }
 
-// Root returns the absolute path of the project root.
-func (m *Manager) Root() string { return m.root.Path() }
+// release drops a session's hold on p, closing it with its last session (the default
+// project stays until Shutdown). The caller holds m.mu.
+func (m *Manager) release(p *project) {
+	if p.refs--; p.refs == 0 {
+		delete(m.projects, p.key)
+		p.close()
+	}
+}
 
-// Close releases the project root and the journal. Sessions must be closed first.
+// forget removes a closed session. It takes m.mu.
+func (m *Manager) forget(s *Session) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.sessions[s.id] == s {
+		delete(m.sessions, s.id)
+		m.release(s.p)
+	}
+}
+
+// begin registers a call about to run; it fails once Shutdown has begun.
+func (m *Manager) begin() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closing {
+		return ErrClosed
+	}
+	m.running.Add(1)
+	return nil
+}
+
+// bind derives a call's context from ctx that also ends when Shutdown gives up waiting.
+func (m *Manager) bind(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(m.ctx, func() { cancel(context.Cause(m.ctx)) })
+	return ctx, func() {
+		stop()
+		cancel(nil)
+	}
+}
+
+// sweepIdle closes, until Shutdown, the sessions idle for longer than Config.IdleTTL.
+func (m *Manager) sweepIdle() {
+	ttl := m.cfg.IdleTTL
+	tick := time.NewTicker(min(max(ttl/4, 10*time.Millisecond), time.Minute))
+	defer tick.Stop()
+	for {
+		select {
+		case <-m.stop:
+			return
+		case now := <-tick.C:
+			m.mu.Lock()
+			sessions := slices.Collect(maps.Values(m.sessions))
+			m.mu.Unlock()
+			for _, s := range sessions {
+				if s.idleSince(now) > ttl {
+					s.expire(ttl)
+				}
+			}
+		}
+	}
+}
+
+// Shutdown stops the manager: it refuses new sessions and calls, waits for the running
+// calls until ctx ends, then cancels those still running (their commands are killed) and
+// waits for them to return, closes every session and releases the roots and journals. It
+// returns ctx's error when it had to cancel calls. Later calls wait for the first to finish.
+func (m *Manager) Shutdown(ctx context.Context) error {
+	m.mu.Lock()
+	if m.closing {
+		m.mu.Unlock()
+		<-m.done
+		return nil
+	}
+	m.closing = true
+	m.mu.Unlock()
+	close(m.stop)
+
+	idle := make(chan struct{})
+	go func() {
+		m.running.Wait()
+		close(idle)
+	}()
+	var err error
+	select {
+	case <-idle:
+	default:
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			err = ctx.Err()
+			m.cancel(ErrClosed)
+			<-idle
+		}
+	}
+	m.mu.Lock()
+	sessions := slices.Collect(maps.Values(m.sessions))
+	m.mu.Unlock()
+	for _, s := range sessions {
+		s.Close()
+	}
+	m.mu.Lock()
+	m.release(m.main)
+	m.mu.Unlock()
+	m.cancel(ErrClosed)
+	close(m.done)
+	return err
+}
+
+// Close shuts the manager down at once: running calls are cancelled (see Shutdown).
 func (m *Manager) Close() error {
-	if m.journal != nil {
-		m.journal.Close()
-	}
-	return m.root.Close()
-}
-
-// Open starts a new session with a fresh VM; in plan mode (the policy's mode now), with an
-// empty plan that every tool acts on.
-func (m *Manager) Open(_ context.Context) (*Session, error) {
-	reads := bridge.NewReadLog()
-	sh := shell.NewLazy(m.shell)
-	var pl *plan.Overlay
-	if m.perms != nil && m.perms.Mode() == policy.ModePlan {
-		pl = plan.New(m.root)
-	}
-	vm, err := runtime.New(runtime.Options{
-		Limits: m.limits,
-		Libraries: bridge.Libraries(bridge.Deps{
-			Root: m.root, Reads: reads, Limits: m.limits, Walker: m.walker, Shell: sh, Journal: m.journal, Gate: m.gate, Plan: pl,
-		}),
-	})
-	if err != nil {
-		return nil, err
-	}
-	s := &Session{id: newID(), m: m, vm: vm, shell: sh, plan: pl}
-	m.events.emit(Event{Event: "session.open", Session: s.id})
-	return s, nil
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m.Shutdown(ctx)
+	return nil
 }
 
 // newID returns a random identifier for a session.

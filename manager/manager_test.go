@@ -35,24 +35,19 @@ func TestEveryToolIsComplete(t *testing.T) {
 	assert.ElementsMatch(t, definitions.Names(), slices.Collect(maps.Keys(funcs)), "every bridge function is a declared tool")
 }
 
-func newSession(t *testing.T, root string, events *bytes.Buffer) *Session {
+// rootSession opens a session on root, logging events to events when it is not nil.
+func rootSession(t *testing.T, root string, events *bytes.Buffer) *Session {
 	t.Helper()
-	opts := Options{Root: root}
+	cfg := Config{Root: root}
 	if events != nil {
-		opts.Events = events
+		cfg.Events = events
 	}
-	m, err := New(opts)
-	require.NoError(t, err)
-	t.Cleanup(func() { m.Close() })
-	s, err := m.Open(t.Context())
-	require.NoError(t, err)
-	t.Cleanup(func() { s.Close() })
-	return s
+	return testSession(t, cfg)
 }
 
 func TestCallAssignsIDsAndEmitsEvents(t *testing.T) {
 	var events bytes.Buffer
-	s := newSession(t, t.TempDir(), &events)
+	s := rootSession(t, t.TempDir(), &events)
 	res := s.Call(t.Context(), ToolCall{Name: "list_dir"})
 	assert.True(t, res.OK)
 	assert.Equal(t, "call-1", res.ID)
@@ -76,7 +71,7 @@ func TestCallAssignsIDsAndEmitsEvents(t *testing.T) {
 }
 
 func TestClosedSessionRefusesCalls(t *testing.T) {
-	s := newSession(t, t.TempDir(), nil)
+	s := rootSession(t, t.TempDir(), nil)
 	require.NoError(t, s.Close())
 	res := s.Call(t.Context(), ToolCall{Name: "list_dir"})
 	require.False(t, res.OK)
@@ -88,7 +83,7 @@ func TestClosedSessionRefusesCalls(t *testing.T) {
 func TestEvalReachesToolsThroughJidoCall(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\n"), 0o644))
-	s := newSession(t, root, nil)
+	s := rootSession(t, root, nil)
 
 	vals, terr := s.Eval(t.Context(), `
 		local r, err = jido.call("read_file", {path = "a.txt", line_numbers = false})
@@ -104,7 +99,7 @@ func TestEvalReachesToolsThroughJidoCall(t *testing.T) {
 }
 
 func TestRaisedBridgeErrorKeepsItsType(t *testing.T) {
-	s := newSession(t, t.TempDir(), nil)
+	s := rootSession(t, t.TempDir(), nil)
 	_, terr := s.Eval(t.Context(), `local r, err = jido.read_file{path = "../etc/passwd"} error(err)`)
 	require.NotNil(t, terr)
 	assert.Equal(t, definitions.PermissionError, terr.Type)
@@ -113,7 +108,7 @@ func TestRaisedBridgeErrorKeepsItsType(t *testing.T) {
 
 func TestCallTimeoutFromMeta(t *testing.T) {
 	root := t.TempDir()
-	s := newSession(t, root, nil)
+	s := rootSession(t, root, nil)
 	res := s.Call(t.Context(), ToolCall{Name: "glob", Args: map[string]any{"pattern": "**"}, Meta: CallMeta{Timeout: 1e-9}})
 	require.False(t, res.OK)
 	assert.Equal(t, definitions.TimeoutError, res.Error.Type)
@@ -125,7 +120,7 @@ func TestToolCallEnvelopeIgnoresUnknownFields(t *testing.T) {
 	var call ToolCall
 	raw := `{"id":"7","name":"read_file","args":{"path":"a.txt"},"meta":{"cwd":".","timeout":5,"trace":true},"priority":"high"}`
 	require.NoError(t, json.Unmarshal([]byte(raw), &call))
-	res := newSession(t, root, nil).Call(t.Context(), call)
+	res := rootSession(t, root, nil).Call(t.Context(), call)
 	require.True(t, res.OK, "%+v", res.Error)
 	assert.Equal(t, "7", res.ID)
 }
@@ -137,12 +132,12 @@ func TestSweepTempsIsOptIn(t *testing.T) {
 	old := time.Now().Add(-2 * time.Hour)
 	require.NoError(t, os.Chtimes(stale, old, old))
 
-	m, err := New(Options{Root: root})
+	m, err := New(Config{Root: root})
 	require.NoError(t, err)
 	require.NoError(t, m.Close())
 	assert.FileExists(t, stale, "a one-shot manager does not walk the tree")
 
-	m, err = New(Options{Root: root, SweepTemps: true})
+	m, err = New(Config{Root: root, SweepTemps: true})
 	require.NoError(t, err)
 	defer m.Close()
 	assert.Eventually(t, func() bool {
@@ -154,7 +149,7 @@ func TestSweepTempsIsOptIn(t *testing.T) {
 func TestToolResultDecode(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644))
-	s := testSession(t, Options{Root: root})
+	s := testSession(t, Config{Root: root})
 	var listing struct {
 		Entries []struct{ Name string } `json:"entries"`
 	}

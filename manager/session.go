@@ -8,7 +8,11 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/jido-run/jido/bridge"
+	"github.com/jido-run/jido/policy"
 
 	"github.com/jido-run/jido/plan"
 	"github.com/jido-run/jido/runtime"
@@ -52,17 +56,58 @@ func (r ToolResult) Decode(v any) error {
 	return json.Unmarshal(data, v)
 }
 
-// Session is one agent's conversation with the project: a VM and the files it has read.
-// Its methods are safe for concurrent use; calls are serialized.
+// Session is one agent's conversation with a project: a VM, the files it has read, its
+// policy rules and its commands. Its methods are safe for concurrent use; calls are
+// serialized.
 type Session struct {
 	id     string
 	m      *Manager
+	p      *project
 	vm     *runtime.VM
 	shell  *shell.Lazy   // its commands and background jobs, ended by Close
 	plan   *plan.Overlay // plan mode: the planned changes (nil otherwise)
-	mu     sync.Mutex
-	calls  int
-	closed bool
+	gate   *policyGate   // nil without a policy: every call runs
+	events *eventLog     // the session's own event sink (WithEvents), besides the manager's
+
+	busy     atomic.Int32 // calls in progress or waiting for the session
+	lastUsed atomic.Int64 // unix nanoseconds of the last call's end (or Open)
+
+	runMu     sync.Mutex              // guards cancelRun, which Close uses while mu is held by the call
+	cancelRun context.CancelCauseFunc // of the running call; nil between calls
+
+	mu      sync.Mutex
+	calls   int
+	closed  bool
+	expired time.Duration // the idle time after which the sweeper closed it; 0 if it did not
+}
+
+// newSession builds a session on p with the options of Open.
+func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, error) {
+	gate, err := m.sessionGate(p, o)
+	if err != nil {
+		return nil, err
+	}
+	limits := m.cfg.Limits
+	if o.limits != nil {
+		limits = *o.limits
+	}
+	reads := bridge.NewReadLog()
+	sh := shell.NewLazy(p.shell)
+	var pl *plan.Overlay
+	if gate != nil && gate.engine.Mode() == policy.ModePlan {
+		pl = plan.New(p.root)
+	}
+	deps := bridge.Deps{Root: p.root, Reads: reads, Limits: limits, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl}
+	if gate != nil {
+		deps.Gate = gate
+	}
+	vm, err := runtime.New(runtime.Options{Limits: limits, Libraries: bridge.Libraries(deps)})
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{id: id, m: m, p: p, vm: vm, shell: sh, plan: pl, gate: gate, events: newEventLog(o.events)}
+	s.lastUsed.Store(time.Now().UnixNano())
+	return s, nil
 }
 
 // Tools returns the tools this session offers, sorted by name: the catalogue, or the
@@ -70,10 +115,9 @@ type Session struct {
 // outside plan mode; programs, jobs and undo in it). A tool left out by the role is also
 // refused if called; one left out by the mode fails with a clear error.
 func (s *Session) Tools() []*definitions.Tool {
-	g, _ := s.m.gate.(*policyGate)
 	var out []*definitions.Tool
 	for _, t := range definitions.All() {
-		if (g == nil || g.tools == nil || slices.Contains(g.tools, t.Name)) && s.modeRuns(t.Name) {
+		if (s.gate == nil || s.gate.tools == nil || slices.Contains(s.gate.tools, t.Name)) && s.modeRuns(t.Name) {
 			out = append(out, t)
 		}
 	}
@@ -99,14 +143,17 @@ func (s *Session) ID() string { return s.id }
 
 // Call runs one tool call: its snippet in the session VM, with the arguments as a Lua table.
 func (s *Session) Call(ctx context.Context, call ToolCall) ToolResult {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	ctx, done, terr := s.enter(ctx)
+	if terr != nil {
+		return ToolResult{ID: call.ID, Name: call.Name, Error: terr}
+	}
+	defer done()
 	s.calls++
 	if call.ID == "" {
 		call.ID = "call-" + strconv.Itoa(s.calls)
 	}
 	start := time.Now()
-	s.m.events.emit(Event{Event: "tool.call", Session: s.id, CallID: call.ID, Tool: call.Name})
+	s.emit(Event{Event: "tool.call", Session: s.id, CallID: call.ID, Tool: call.Name})
 	res := ToolResult{ID: call.ID, Name: call.Name}
 	res.Result, res.Error = s.run(ctx, call)
 	res.OK = res.Error == nil
@@ -114,15 +161,77 @@ func (s *Session) Call(ctx context.Context, call ToolCall) ToolResult {
 	if res.Error != nil {
 		ev.ErrorType = res.Error.Type
 	}
-	s.m.events.emit(ev)
+	s.emit(ev)
 	return res
+}
+
+// enter starts a call or an eval: it registers it with the manager (so that Shutdown waits
+// for it and can cancel it), takes the session, and returns the call's context and done,
+// which undoes all that. It fails on a closed session or a manager shutting down.
+func (s *Session) enter(ctx context.Context) (context.Context, func(), *definitions.ToolError) {
+	if err := s.m.begin(); err != nil {
+		return nil, nil, definitions.NewError(definitions.InternalError, "the session's manager is shutting down").Hint("Retry on another server, or later")
+	}
+	s.busy.Add(1)
+	s.mu.Lock()
+	leave := func() {
+		s.lastUsed.Store(time.Now().UnixNano())
+		s.mu.Unlock()
+		s.busy.Add(-1)
+		s.m.running.Done()
+	}
+	if s.closed {
+		leave()
+		return nil, nil, s.errClosed()
+	}
+	ctx, unbind := s.m.bind(ctx)
+	ctx, cancel := context.WithCancelCause(ctx)
+	s.runMu.Lock()
+	s.cancelRun = cancel
+	s.runMu.Unlock()
+	return ctx, func() {
+		s.runMu.Lock()
+		s.cancelRun = nil
+		s.runMu.Unlock()
+		cancel(nil)
+		unbind()
+		leave()
+	}, nil
+}
+
+// errSessionClosed ends a call whose session is closed under it.
+var errSessionClosed = errors.New("the session was closed")
+
+// idleSince is how long the session has been idle at now; 0 while a call runs or waits.
+func (s *Session) idleSince(now time.Time) time.Duration {
+	if s.busy.Load() > 0 {
+		return 0
+	}
+	return now.Sub(time.Unix(0, s.lastUsed.Load()))
+}
+
+// expire closes a session the sweeper found idle for longer than ttl, unless a call
+// took it meanwhile (a call waiting for the session counts as busy).
+func (s *Session) expire(ttl time.Duration) {
+	s.mu.Lock()
+	if s.closed || s.busy.Load() > 0 {
+		s.mu.Unlock()
+		return
+	}
+	s.expired = ttl
+	s.closeLocked() // a VM's Close cannot fail
+	s.mu.Unlock()
+	s.m.forget(s)
+}
+
+// emit writes e to the manager's event log and the session's own.
+func (s *Session) emit(e Event) {
+	s.m.events.emit(e)
+	s.events.emit(e)
 }
 
 // run executes the call's snippet and interprets what it returns: a result, or nil and an error.
 func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.ToolError) {
-	if s.closed {
-		return nil, errClosed()
-	}
 	if _, ok := definitions.Lookup(call.Name); !ok {
 		return nil, definitions.UnknownTool(call.Name, definitions.Names())
 	}
@@ -156,11 +265,11 @@ func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.Too
 
 // Eval runs a Lua snippet in the session VM with a fresh environment and returns its values.
 func (s *Session) Eval(ctx context.Context, src string) ([]any, *definitions.ToolError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, errClosed()
+	ctx, done, terr := s.enter(ctx)
+	if terr != nil {
+		return nil, terr
 	}
+	defer done()
 	s.calls++
 	vals, err := s.vm.Call(ctx, "=eval", src)
 	if err != nil {
@@ -169,20 +278,43 @@ func (s *Session) Eval(ctx context.Context, src string) ([]any, *definitions.Too
 	return vals, nil
 }
 
-// Close ends the session and releases its VM.
+// Close ends the session: it cancels a running call (killing its command) and waits for
+// it to return, kills the session's background jobs, and releases its VM. Close is
+// idempotent.
 func (s *Session) Close() error {
+	s.runMu.Lock()
+	if s.cancelRun != nil {
+		s.cancelRun(errSessionClosed)
+	}
+	s.runMu.Unlock()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed {
+		s.mu.Unlock()
 		return nil
 	}
-	s.closed = true
-	s.m.events.emit(Event{Event: "session.close", Session: s.id})
-	return s.vm.Close()
+	err := s.closeLocked()
+	s.mu.Unlock()
+	s.m.forget(s)
+	return err
 }
 
-func errClosed() *definitions.ToolError {
-	return definitions.NewError(definitions.InternalError, "the session is closed").Hint("Open a new session")
+// closeLocked marks the session closed, kills its jobs and releases its VM; the caller
+// holds s.mu and then calls m.forget.
+func (s *Session) closeLocked() error {
+	s.closed = true
+	s.shell.Close()
+	err := s.vm.Close()
+	s.emit(Event{Event: "session.close", Session: s.id})
+	return err
+}
+
+// errClosed is the error of a call on a closed session, saying why it closed.
+func (s *Session) errClosed() *definitions.ToolError {
+	if s.expired > 0 {
+		return definitions.NewError(definitions.InternalError, "the session expired after %s without a call", s.expired).
+			With("session", s.id).Hint("Open a new session")
+	}
+	return definitions.NewError(definitions.InternalError, "the session is closed").With("session", s.id).Hint("Open a new session")
 }
 
 // luaError maps a failed VM call to a ToolError. A structured error raised by the snippet

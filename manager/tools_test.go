@@ -55,7 +55,7 @@ func runToolCase(t *testing.T, file string) {
 		}
 		sections[f.Name] = string(f.Data)
 	}
-	opts := Options{Root: root, JournalDir: t.TempDir()}
+	opts := Config{Root: root, JournalDir: t.TempDir()}
 	if mode := strings.TrimSpace(sections["mode"]); mode != "" {
 		m, err := policy.ParseMode(mode)
 		require.NoError(t, err)

@@ -53,6 +53,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -177,6 +178,9 @@ type Engine struct {
 	next  [len(scopeOrder)]int      // last number used in IDs, per scope
 	files [len(scopeOrder)]string   // config file per scope (project, user)
 	roles map[string][]string
+	// parent, for an engine made by Fork, holds the project and user rules, the roles, and
+	// the mode when mode is "".
+	parent *Engine
 }
 
 // New returns an engine in mode with no rules and the default roles.
@@ -184,10 +188,67 @@ func New(mode Mode) *Engine {
 	return &Engine{mode: mode, roles: defaultRoles()}
 }
 
+// Fork returns the engine of one session over e. The once and session rules it remembers
+// are its own, so that "allow for this session" stays in the session that said it; after
+// them it applies all of e's rules (e's own in-memory rules, then project and user), and it
+// remembers project and user rules, and takes roles, through e. Its mode is mode, or e's
+// mode as it changes when mode is "".
+func (e *Engine) Fork(mode Mode) *Engine {
+	return &Engine{mode: mode, parent: e}
+}
+
+// isShared reports whether the rules of scope index si live in the parent.
+func (e *Engine) isShared(si int) bool {
+	return e.parent != nil && (scopeOrder[si] == ScopeProject || scopeOrder[si] == ScopeUser)
+}
+
+// scopedList is one engine's rules of one scope.
+type scopedList struct {
+	e    *Engine
+	si   int
+	list []*entry
+}
+
+// lists returns the rule lists in evaluation order: a fork's own once and session rules,
+// then its parent's lists (the parent's in-memory rules, then project and user). The caller
+// holds e.mu; a fork's lock is always taken before its parent's.
+func (e *Engine) lists() []scopedList {
+	var out []scopedList
+	for si, list := range e.rules {
+		if !e.isShared(si) {
+			out = append(out, scopedList{e, si, list})
+		}
+	}
+	if e.parent != nil {
+		e.parent.mu.Lock()
+		out = append(out, e.parent.lists()...)
+		e.parent.mu.Unlock()
+	}
+	return out
+}
+
+// dropOnce removes a once rule that decided a call; the caller holds the lock of the engine
+// that asked, which is e or a fork of e.
+func (e *Engine) dropOnce(asker *Engine, si int, en *entry) {
+	if e != asker {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+	}
+	e.rules[si] = slices.DeleteFunc(e.rules[si], func(x *entry) bool { return x == en })
+}
+
 // Mode returns the current mode.
 func (e *Engine) Mode() Mode {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	return e.currentMode()
+}
+
+// currentMode is the mode in force; the caller holds e.mu.
+func (e *Engine) currentMode() Mode {
+	if e.mode == "" && e.parent != nil {
+		return e.parent.Mode()
+	}
 	return e.mode
 }
 
@@ -204,29 +265,31 @@ func (e *Engine) Decide(r Request) Decision {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 
-	for _, list := range e.rules {
-		for _, en := range list {
+	lists := e.lists()
+	for _, sl := range lists {
+		for _, en := range sl.list {
 			if en.rule.Action == Deny && matches(&en.rule, r) {
 				return e.ruleDecision(en, r)
 			}
 		}
 	}
-	if e.mode == ModeReadOnly && !isReadOnlyCall(r) {
+	mode := e.currentMode()
+	if mode == ModeReadOnly && !isReadOnlyCall(r) {
 		return Decision{Action: Deny, Reason: fmt.Sprintf("the session is read-only: %s is not allowed", describeCall(r))}
 	}
-	for si, list := range e.rules {
-		for i, en := range list {
+	for _, sl := range lists {
+		for _, en := range sl.list {
 			if en.rule.Action == Deny || !matches(&en.rule, r) {
 				continue
 			}
 			d := e.ruleDecision(en, r)
-			if scopeOrder[si] == ScopeOnce {
-				e.rules[si] = append(list[:i:i], list[i+1:]...)
+			if scopeOrder[sl.si] == ScopeOnce {
+				sl.e.dropOnce(e, sl.si, en)
 			}
 			return d
 		}
 	}
-	return modeDecision(e.mode, r)
+	return modeDecision(mode, r)
 }
 
 // ruleDecision builds the decision made by en.
@@ -289,10 +352,11 @@ func modeDecision(m Mode, r Request) Decision {
 func (e *Engine) Rules() []Rule {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	lists := e.lists()
 	var out []Rule
 	for _, deny := range []bool{true, false} {
-		for _, list := range e.rules {
-			for _, en := range list {
+		for _, sl := range lists {
+			for _, en := range sl.list {
 				if (en.rule.Action == Deny) == deny {
 					out = append(out, cloneRule(en.rule))
 				}
@@ -316,6 +380,9 @@ func (e *Engine) Remember(r Rule, scope Scope) (Rule, error) {
 	}
 	if f, msg := validateRule(r); msg != "" {
 		return Rule{}, fmt.Errorf("policy: bad rule: %s: %s", f, msg)
+	}
+	if e.isShared(si) {
+		return e.parent.Remember(r, scope)
 	}
 	r = cloneRule(r)
 	r.Scope = scope
@@ -369,6 +436,9 @@ func (e *Engine) Revoke(id string) error {
 			e.rules[si] = append(list[:i:i], list[i+1:]...)
 			return nil
 		}
+	}
+	if e.parent != nil {
+		return e.parent.Revoke(id)
 	}
 	return fmt.Errorf("policy: no rule %q", id)
 }

@@ -351,3 +351,61 @@ func TestDescribeCall(t *testing.T) {
 	assert.Equal(t, "run_shell `cd x; git push origin`", describeCall(Request{Tool: "run_shell", Commands: []Command{cmd("cd", "x"), cmd("git", "push", "origin")}}))
 	assert.Equal(t, "(unnamed tool)", describeCall(Request{}))
 }
+
+func TestForkKeepsSessionRulesApart(t *testing.T) {
+	dir := t.TempDir()
+	parent, err := Load("", dir+"/config.toml")
+	require.NoError(t, err)
+	a, b := parent.Fork(""), parent.Fork(ModeYolo)
+
+	_, err = a.Remember(Rule{Action: Allow, Tool: "write_file"}, ScopeSession)
+	require.NoError(t, err)
+	assert.Equal(t, Allow, a.Decide(writeFile).Action, "the session that said so")
+	assert.Equal(t, Ask, parent.Fork("").Decide(writeFile).Action, "another session still asks")
+	assert.Equal(t, Ask, parent.Decide(writeFile).Action, "the parent still asks")
+
+	deny, err := a.Remember(Rule{Action: Deny, Tool: "delete_file"}, ScopeProject)
+	require.NoError(t, err)
+	assert.Equal(t, Deny, b.Decide(deleteFile).Action, "a project rule reaches every session, yolo or not")
+	assert.Equal(t, Deny, parent.Decide(deleteFile).Action)
+	reloaded, err := Load("", dir+"/config.toml")
+	require.NoError(t, err)
+	assert.Equal(t, Deny, reloaded.Decide(deleteFile).Action, "and is written to the project file")
+
+	assert.Equal(t, ModeDefault, a.Mode(), "mode \"\" follows the parent")
+	parent.SetMode(ModeAutoEdit)
+	assert.Equal(t, ModeAutoEdit, a.Mode())
+	assert.Equal(t, ModeYolo, b.Mode(), "an own mode stays")
+	assert.Equal(t, Allow, b.Decide(shellDestr).Action)
+
+	ids := func(rules []Rule) []string {
+		var out []string
+		for _, r := range rules {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	assert.Equal(t, []string{deny.ID, "session-1"}, ids(a.Rules()), "deny first, then the session's own")
+	assert.Equal(t, []string{deny.ID}, ids(b.Rules()))
+	require.NoError(t, b.Revoke(deny.ID), "a session may revoke a project rule")
+	assert.Empty(t, parent.Rules())
+	assert.Error(t, b.Revoke("session-1"), "but not another session's rule")
+
+	tools, ok := a.Role("reader")
+	assert.True(t, ok, "roles come from the parent")
+	assert.Contains(t, tools, "read_file")
+}
+
+func TestForkAppliesTheParentsRules(t *testing.T) {
+	parent := New(ModeDefault)
+	_, err := parent.Remember(Rule{Action: Allow, Tool: "write_file"}, ScopeSession)
+	require.NoError(t, err)
+	_, err = parent.Remember(Rule{Action: Allow, Tool: "edit_file"}, ScopeOnce)
+	require.NoError(t, err)
+	a, b := parent.Fork(""), parent.Fork("")
+	assert.Equal(t, Allow, a.Decide(writeFile).Action, "the parent's in-memory rules reach every fork")
+	assert.Equal(t, Allow, b.Decide(writeFile).Action)
+	assert.Equal(t, Allow, a.Decide(editFile).Action, "a once rule of the parent decides one call")
+	assert.Equal(t, Ask, b.Decide(editFile).Action, "of whichever fork makes it")
+	assert.Equal(t, Ask, parent.Decide(editFile).Action)
+}

@@ -21,6 +21,9 @@ func defaultRoles() map[string][]string {
 // Role returns the tools of the named role. A nil slice with ok means every
 // tool.
 func (e *Engine) Role(name string) (tools []string, ok bool) {
+	if e.parent != nil {
+		return e.parent.Role(name)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	tools, ok = e.roles[name]

@@ -411,10 +411,10 @@ func TestWithRealSession(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(content), 0o644))
 	}
-	m, err := manager.New(manager.Options{Root: root, NoSync: true})
+	m, err := manager.New(manager.Config{Root: root, NoSync: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { m.Close() })
-	s, err := m.Open(t.Context())
+	s, err := m.Open(t.Context(), "")
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	var offered []agent.ToolSpec

@@ -100,7 +100,7 @@ func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context
 	defer done()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	s, err := m.Open(ctx)
+	s, err := m.Open(ctx, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
 		return exitToolError
@@ -113,7 +113,7 @@ func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context
 // policy's asks (nil: headless). It returns the manager, its policy engine, and done,
 // which closes the manager and the event file.
 func (f *sessionFlags) openManager(approver manager.Approver) (*manager.Manager, *policy.Engine, func(), error) {
-	opts := manager.Options{Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Approver: approver}
+	opts := manager.Config{Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Approver: approver}
 	perms, err := loadPermissions(f.root, f.mode)
 	if err != nil {
 		return nil, nil, nil, err

@@ -72,7 +72,7 @@ func runAsk(argv []string, stdout, stderr io.Writer) int {
 	defer done()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	s, err := m.Open(ctx)
+	s, err := m.Open(ctx, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "jido ask: %v\n", err)
 		return exitToolError
@@ -115,7 +115,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 	defer done()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s, err := m.Open(ctx)
+	s, err := m.Open(ctx, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "jido chat: %v\n", err)
 		return exitToolError
@@ -312,7 +312,7 @@ func (h *chatHost) SetMode(mode string) error {
 	if wasPlan == (m == policy.ModePlan) {
 		return nil
 	}
-	next, err := h.m.Open(context.Background())
+	next, err := h.m.Open(context.Background(), "")
 	if err != nil {
 		return err
 	}

@@ -55,12 +55,12 @@ func rewriteHelper() int {
 		fmt.Fprintf(os.Stderr, "rewrite helper: "+format+"\n", args...)
 		return 1
 	}
-	m, err := manager.New(manager.Options{Root: os.Getenv(crashRootEnv)})
+	m, err := manager.New(manager.Config{Root: os.Getenv(crashRootEnv)})
 	if err != nil {
 		return fail("%v", err)
 	}
 	ctx := context.Background()
-	s, err := m.Open(ctx)
+	s, err := m.Open(ctx, "")
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -188,12 +188,12 @@ func crashOnce(t *testing.T, root string, rng *rand.Rand, a, b string) (string, 
 	verifyAt := time.Now()
 	defer func() { crashVerifyNanos.Add(int64(time.Since(verifyAt))) }()
 	// A new manager on the root reads the file and hides the leftovers.
-	m, err := manager.New(manager.Options{Root: root})
+	m, err := manager.New(manager.Config{Root: root})
 	if !assert.NoError(t, err) {
 		return "", 0
 	}
 	defer m.Close()
-	s, err := m.Open(ctx)
+	s, err := m.Open(ctx, "")
 	if !assert.NoError(t, err) {
 		return "", 0
 	}

@@ -89,9 +89,9 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 // openSession opens a manager on root and a session, both closed at the end of the test.
 func openSession(t testing.TB, root string) (*manager.Manager, *manager.Session) {
 	t.Helper()
-	m, err := manager.New(manager.Options{Root: root})
+	m, err := manager.New(manager.Config{Root: root})
 	require.NoError(t, err)
-	s, err := m.Open(t.Context())
+	s, err := m.Open(t.Context(), "")
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		s.Close()

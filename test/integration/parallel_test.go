@@ -150,7 +150,7 @@ func crossSessionWork(c toolCaller, i int) bool {
 
 func TestParallelSessions(t *testing.T) {
 	root := t.TempDir()
-	m, err := manager.New(manager.Options{Root: root})
+	m, err := manager.New(manager.Config{Root: root})
 	require.NoError(t, err)
 	defer m.Close()
 
@@ -158,7 +158,7 @@ func TestParallelSessions(t *testing.T) {
 	var opened sync.WaitGroup
 	for i := range sessions {
 		opened.Go(func() {
-			s, err := m.Open(t.Context())
+			s, err := m.Open(t.Context(), "")
 			if assert.NoError(t, err) {
 				sessions[i] = s
 			}
@@ -206,11 +206,11 @@ func TestParallelSessions(t *testing.T) {
 func TestParallelSessionsReadTracking(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"shared.txt": "one\ntwo\n"})
-	m, err := manager.New(manager.Options{Root: root})
+	m, err := manager.New(manager.Config{Root: root})
 	require.NoError(t, err)
 	defer m.Close()
 	open := func(name string) toolCaller {
-		s, err := m.Open(t.Context())
+		s, err := m.Open(t.Context(), "")
 		require.NoError(t, err)
 		t.Cleanup(func() { s.Close() })
 		return toolCaller{t: t, s: s, name: name}

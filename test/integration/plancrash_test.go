@@ -63,7 +63,7 @@ func planApplyHelper() int {
 		fmt.Fprintf(os.Stderr, "plan-apply helper: "+format+"\n", args...)
 		return 1
 	}
-	m, err := manager.New(manager.Options{
+	m, err := manager.New(manager.Config{
 		Root: os.Getenv(crashRootEnv), JournalDir: os.Getenv(planCrashJournalEnv),
 		Permissions: policy.New(policy.ModePlan), Yes: true,
 	})
@@ -71,7 +71,7 @@ func planApplyHelper() int {
 		return fail("%v", err)
 	}
 	ctx := context.Background()
-	s, err := m.Open(ctx)
+	s, err := m.Open(ctx, "")
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -208,7 +208,7 @@ func planCrashOnce(t *testing.T, root, jdir string, rng *rand.Rand, a, b string)
 		inFlight = inFlight || strings.HasSuffix(p.Name(), ".json")
 	}
 
-	m, err := manager.New(manager.Options{Root: root, JournalDir: jdir}) // recovers
+	m, err := manager.New(manager.Config{Root: root, JournalDir: jdir}) // recovers
 	if !assert.NoError(t, err) {
 		return "", false
 	}

@@ -1,0 +1,40 @@
+package manager
+
+import (
+	"io"
+
+	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/runtime"
+)
+
+// SessionOption sets one property of a session at Open, over the manager's Config.
+type SessionOption func(*sessionOptions)
+
+// sessionOptions are the settings Open collects; zero fields take the Config's.
+type sessionOptions struct {
+	root     string
+	role     string
+	mode     policy.Mode
+	approver Approver
+	events   io.Writer
+	limits   *runtime.Limits
+}
+
+// WithRoot opens the session on another project root (Config.OpenRoot sets it up).
+func WithRoot(dir string) SessionOption { return func(o *sessionOptions) { o.root = dir } }
+
+// WithRole limits the session's tools to a role's allow-list (reader, editor, runner, full,
+// or one of the config's).
+func WithRole(role string) SessionOption { return func(o *sessionOptions) { o.role = role } }
+
+// WithMode sets the session's approval mode, whatever the policy's mode is or becomes.
+func WithMode(m policy.Mode) SessionOption { return func(o *sessionOptions) { o.mode = m } }
+
+// WithApprover answers the session's asks (an MCP client's elicitation, a UI).
+func WithApprover(a Approver) SessionOption { return func(o *sessionOptions) { o.approver = a } }
+
+// WithEvents writes the session's events as NDJSON to w too (the manager's log gets them as well).
+func WithEvents(w io.Writer) SessionOption { return func(o *sessionOptions) { o.events = w } }
+
+// WithLimits sets the session's per-call Lua limits (zero fields: defaults).
+func WithLimits(l runtime.Limits) SessionOption { return func(o *sessionOptions) { o.limits = &l } }
