@@ -247,3 +247,15 @@ func processAlive(pid string) bool {
 	_, err := os.Stat("/proc/" + pid)
 	return err == nil
 }
+
+func TestProgressOfACommand(t *testing.T) {
+	m := newManager(t, Config{})
+	s, err := m.Open(t.Context(), "")
+	require.NoError(t, err)
+	var reports []Progress
+	ctx := WithProgress(t.Context(), 50*time.Millisecond, func(p Progress) { reports = append(reports, p) })
+	res := s.Call(ctx, ToolCall{Name: "run_shell", Args: map[string]any{"command": "echo hi; sleep 0.3"}})
+	require.True(t, res.OK, "%+v", res.Error)
+	require.NotEmpty(t, reports, "the call's context reaches the command")
+	assert.Equal(t, int64(3), reports[len(reports)-1].Output)
+}

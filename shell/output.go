@@ -94,6 +94,13 @@ func (o *output) toTail(p []byte) {
 	}
 }
 
+// size is the number of bytes written so far.
+func (o *output) size() int64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.total
+}
+
 // tailBytes returns the ring's bytes in order (a copy).
 func (o *output) tailBytes() []byte {
 	return append(append([]byte(nil), o.tail[o.tailPos:]...), o.tail[:o.tailPos]...)

@@ -247,17 +247,31 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	var tick <-chan time.Time
+	report := progressOf(ctx)
+	if report != nil {
+		t := time.NewTicker(report.every)
+		defer t.Stop()
+		tick = t.C
+	}
 	timedOut := false
-	select {
-	case <-pr.done:
-	case <-timer.C:
-		timedOut = true
-		pr.p.Kill()
-		<-pr.done
-	case <-ctx.Done():
-		pr.p.Kill()
-		<-pr.done
-		return nil, ctx.Err()
+wait:
+	for {
+		select {
+		case <-pr.done:
+			break wait
+		case <-tick:
+			report.fn(Progress{Elapsed: time.Since(pr.start), Output: pr.stdout.size() + pr.stderr.size()})
+		case <-timer.C:
+			timedOut = true
+			pr.p.Kill()
+			<-pr.done
+			break wait
+		case <-ctx.Done():
+			pr.p.Kill()
+			<-pr.done
+			return nil, ctx.Err()
+		}
 	}
 	res := pr.result()
 	res.TimedOut = timedOut

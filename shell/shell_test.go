@@ -189,3 +189,21 @@ func TestOldOutputsArePruned(t *testing.T) {
 	assert.NoDirExists(t, filepath.Join(out, "tests-old"))
 	assert.FileExists(t, filepath.Join(out, "run-new.stdout.log"))
 }
+
+func TestProgressIsReportedWhileACommandRuns(t *testing.T) {
+	r, _ := newRunner(t)
+	var reports []Progress
+	ctx := WithProgress(t.Context(), 50*time.Millisecond, func(p Progress) { reports = append(reports, p) })
+	res, err := r.Run(ctx, Request{Command: "printf 12345; sleep 0.4; printf 678"})
+	require.NoError(t, err)
+	assert.Equal(t, "12345678", res.Stdout)
+	require.GreaterOrEqual(t, len(reports), 3, "about one report per period")
+	last := reports[len(reports)-1]
+	assert.Equal(t, int64(5), last.Output, "the bytes written so far")
+	assert.Greater(t, last.Elapsed, reports[0].Elapsed)
+
+	reports = nil
+	_, err = r.Run(t.Context(), Request{Command: "sleep 0.2"})
+	require.NoError(t, err)
+	assert.Empty(t, reports, "no reporter, no reports")
+}
