@@ -30,7 +30,7 @@ Usage:
   jido eval [--root DIR] [--yes] [--mode MODE] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--revoke ID]
-  jido tools [--format jsonschema]
+  jido tools [--format jsonschema|openai|gemini|anthropic|mcp]
   jido version
 
 Flags come before the positional arguments. chat and ask use Gemini when GEMINI_API_KEY

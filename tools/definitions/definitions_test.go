@@ -68,7 +68,7 @@ func TestDecodeRejectsBadArguments(t *testing.T) {
 		{"below minimum as int64 (from Lua)", ReadFile, map[string]any{"path": "a", "limit": int64(-1)}, "limit", "must be at least 1", ""},
 		{"below minimum as int", Glob, map[string]any{"pattern": "*", "max_results": 0}, "max_results", "must be at least 1", ""},
 		{"number for string", ReadFile, map[string]any{"path": 7.0}, "path", "must be a string, got an integer", ""},
-		{"null for string", WriteFile, map[string]any{"path": "a", "content": nil}, "content", "must be a string, got a null", ""},
+		{"null for required", WriteFile, map[string]any{"path": "a", "content": nil}, "content", "missing required argument `content`", ""},
 		{"object for bool", EditFile, map[string]any{"path": "a", "old_string": "x", "new_string": "y", "replace_all": map[string]any{}}, "replace_all", "must be a boolean", ""},
 		{"string for array", MultiEdit, map[string]any{"path": "a", "edits": "x"}, "edits", "must be an array", ""},
 	}
@@ -102,6 +102,79 @@ func TestDecodeChecksNestedItems(t *testing.T) {
 	require.Nil(t, terr)
 	assert.Equal(t, []EditOp{{OldString: new("a"), NewString: new("")}}, p.Edits, "an empty new_string is present, not missing")
 	assert.True(t, p.StopOnError, "all or nothing by default")
+}
+
+func TestCheckTreatsNullAsAbsent(t *testing.T) {
+	cases := []struct {
+		name string
+		tool *Tool
+		args map[string]any
+		want map[string]any
+	}{
+		{"optional scalar takes its default", ReadFile,
+			map[string]any{"path": "a", "limit": nil, "offset": nil},
+			map[string]any{"path": "a", "limit": 2000.0, "max_bytes": 100000.0, "line_numbers": true}},
+		{"every optional argument null, as strict mode sends them", RunShell,
+			map[string]any{"command": "ls", "cmd": nil, "cwd": nil, "env": nil, "stdin": nil, "timeout": nil,
+				"background": nil, "dry_run": nil, "max_output": nil},
+			map[string]any{"command": "ls", "cwd": ".", "timeout": 120.0, "max_output": 30000.0}},
+		{"optional pointer", Search,
+			map[string]any{"query": "x", "case_sensitive": nil},
+			map[string]any{"query": "x", "path": ".", "output_mode": "content", "max_results": 200.0, "sort_by": "path"}},
+		{"nested list items", MultiEdit,
+			map[string]any{"path": "a", "edits": []any{
+				map[string]any{"old_string": "x", "new_string": "y", "path": nil, "replace_all": nil, "start_line": nil,
+					"end_line": nil, "new_content": nil, "expected": nil},
+				map[string]any{"old_string": nil, "new_string": nil, "start_line": 1.0, "end_line": 2.0, "new_content": "z"},
+			}},
+			map[string]any{"path": "a", "stop_on_error": true, "edits": []any{
+				map[string]any{"old_string": "x", "new_string": "y"},
+				map[string]any{"start_line": 1.0, "end_line": 2.0, "new_content": "z"},
+			}}},
+		{"no arguments at all", PlanDiff, map[string]any{}, map[string]any{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before, err := json.Marshal(c.args)
+			require.NoError(t, err)
+			got, terr := c.tool.Check(c.args)
+			require.Nil(t, terr)
+			assert.Equal(t, c.want, got)
+			after, err := json.Marshal(c.args)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(before), string(after), "the caller's arguments are not modified")
+		})
+	}
+
+	p, terr := Decode[MultiEditParams](MultiEdit, map[string]any{"edits": []any{map[string]any{"old_string": "x", "new_string": "y", "expected": nil}}, "stop_on_error": nil})
+	require.Nil(t, terr)
+	assert.Equal(t, MultiEditParams{Edits: []EditOp{{OldString: new("x"), NewString: new("y")}}, StopOnError: true}, p)
+}
+
+func TestCheckRejectsMisplacedNulls(t *testing.T) {
+	cases := []struct {
+		name    string
+		tool    *Tool
+		args    map[string]any
+		message string
+	}{
+		{"null for a required argument", ReadFile, map[string]any{"path": nil}, "missing required argument `path`"},
+		{"null for a required list", MultiEdit, map[string]any{"path": "a", "edits": nil}, "missing required argument `edits`"},
+		{"null unknown argument", ReadFile, map[string]any{"path": "a", "limt": nil}, "unknown argument `limt`"},
+		{"null list element", Glob, map[string]any{"patterns": []any{"*.go", nil}}, "invalid arguments"},
+		{"null map value", RunShell, map[string]any{"command": "env", "env": map[string]any{"A": nil}}, "invalid arguments"},
+		{"null list item", MultiEdit, map[string]any{"edits": []any{nil}}, "invalid arguments"},
+		{"wrong map value", RunShell, map[string]any{"command": "env", "env": map[string]any{"A": 1.0}}, "invalid arguments"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, terr := c.tool.Check(c.args)
+			require.NotNil(t, terr)
+			assert.Equal(t, ValidationError, terr.Type)
+			assert.Contains(t, terr.Message, c.message)
+			assert.NotEmpty(t, terr.Recovery)
+		})
+	}
 }
 
 func TestOptionalArgumentsAreNotNullable(t *testing.T) {

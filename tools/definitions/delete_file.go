@@ -7,5 +7,6 @@ type DeleteFileParams struct {
 	DryRun    bool   `json:"dry_run,omitempty" jsonschema:"say what would be deleted without deleting it"`
 }
 
-// DeleteFile declares delete_file.
-var DeleteFile = define[DeleteFileParams]("delete_file", Flags{Mutating: true, Destructive: true})
+// DeleteFile declares delete_file. It is idempotent: a second call finds nothing to delete,
+// fails, and leaves the project as the first call left it.
+var DeleteFile = define[DeleteFileParams]("delete_file", Flags{Mutating: true, Destructive: true, Idempotent: true})

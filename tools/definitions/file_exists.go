@@ -6,4 +6,4 @@ type FileExistsParams struct {
 }
 
 // FileExists declares file_exists.
-var FileExists = define[FileExistsParams]("file_exists", Flags{ReadOnly: true})
+var FileExists = define[FileExistsParams]("file_exists", Flags{ReadOnly: true, Idempotent: true})

@@ -10,4 +10,4 @@ type GlobParams struct {
 }
 
 // Glob declares glob.
-var Glob = define[GlobParams]("glob", Flags{ReadOnly: true})
+var Glob = define[GlobParams]("glob", Flags{ReadOnly: true, Idempotent: true})

@@ -5,5 +5,5 @@ type JobKillParams struct {
 	JobID string `json:"job_id" jsonschema:"the job_id run_shell returned"`
 }
 
-// JobKill declares job_kill.
-var JobKill = define[JobKillParams]("job_kill", Flags{Mutating: true})
+// JobKill declares job_kill. It is idempotent: the job is gone after the first call.
+var JobKill = define[JobKillParams]("job_kill", Flags{Mutating: true, Idempotent: true})

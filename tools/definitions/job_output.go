@@ -6,5 +6,6 @@ type JobOutputParams struct {
 	Wait  float64 `json:"wait,omitempty" minimum:"0" maximum:"600" jsonschema:"seconds to wait for the job to end before answering (0: answer at once)"`
 }
 
-// JobOutput declares job_output.
+// JobOutput declares job_output. Though read-only, it is not idempotent: each call consumes
+// the output it returns, so a retried call would lose it.
 var JobOutput = define[JobOutputParams]("job_output", Flags{ReadOnly: true})

@@ -8,4 +8,4 @@ type ListDirParams struct {
 }
 
 // ListDir declares list_dir.
-var ListDir = define[ListDirParams]("list_dir", Flags{ReadOnly: true})
+var ListDir = define[ListDirParams]("list_dir", Flags{ReadOnly: true, Idempotent: true})

@@ -11,4 +11,4 @@ type ListFilesParams struct {
 }
 
 // ListFiles declares list_files.
-var ListFiles = define[ListFilesParams]("list_files", Flags{ReadOnly: true})
+var ListFiles = define[ListFilesParams]("list_files", Flags{ReadOnly: true, Idempotent: true})

@@ -8,5 +8,6 @@ type MoveFileParams struct {
 	DryRun      bool   `json:"dry_run,omitempty" jsonschema:"say what the move would do without moving anything"`
 }
 
-// MoveFile declares move_file.
-var MoveFile = define[MoveFileParams]("move_file", Flags{Mutating: true, Destructive: true})
+// MoveFile declares move_file. It is idempotent: a second call finds no source, fails, and
+// leaves the project as the first call left it.
+var MoveFile = define[MoveFileParams]("move_file", Flags{Mutating: true, Destructive: true, Idempotent: true})

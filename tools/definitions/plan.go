@@ -12,9 +12,10 @@ type PlanApplyParams struct {
 type PlanDiscardParams struct{}
 
 // The plan tools of a plan-mode session. plan_discard only drops the in-memory plan:
-// the project is never touched, so it is read-only as far as the disk goes.
+// the project is never touched, so it is read-only as far as the disk goes. plan_apply
+// empties the plan it wrote, so a second call finds nothing to apply: it is idempotent.
 var (
-	PlanDiff    = define[PlanDiffParams]("plan_diff", Flags{ReadOnly: true})
-	PlanApply   = define[PlanApplyParams]("plan_apply", Flags{Mutating: true, Destructive: true})
-	PlanDiscard = define[PlanDiscardParams]("plan_discard", Flags{ReadOnly: true})
+	PlanDiff    = define[PlanDiffParams]("plan_diff", Flags{ReadOnly: true, Idempotent: true})
+	PlanApply   = define[PlanApplyParams]("plan_apply", Flags{Mutating: true, Destructive: true, Idempotent: true})
+	PlanDiscard = define[PlanDiscardParams]("plan_discard", Flags{ReadOnly: true, Idempotent: true})
 )

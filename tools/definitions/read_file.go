@@ -13,4 +13,4 @@ type ReadFileParams struct {
 }
 
 // ReadFile declares read_file.
-var ReadFile = define[ReadFileParams]("read_file", Flags{ReadOnly: true})
+var ReadFile = define[ReadFileParams]("read_file", Flags{ReadOnly: true, Idempotent: true})

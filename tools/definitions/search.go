@@ -19,4 +19,4 @@ type SearchParams struct {
 }
 
 // Search declares search.
-var Search = define[SearchParams]("search", Flags{ReadOnly: true})
+var Search = define[SearchParams]("search", Flags{ReadOnly: true, Idempotent: true})

@@ -23,6 +23,9 @@ type Flags struct {
 	Mutating    bool `json:"mutating"`
 	Destructive bool `json:"destructive"`
 	OpenWorld   bool `json:"open_world"`
+	// Idempotent: a second call with the same arguments leaves the project (and the session)
+	// as the first one left it, so a client may retry a call whose answer it lost.
+	Idempotent bool `json:"idempotent"`
 }
 
 // Tool is one declared tool. Its schema is built on first use (Schema), not at package
@@ -39,7 +42,7 @@ type Tool struct {
 	resolved   *jsonschema.Resolved
 	properties []string        // sorted property names, for "did you mean"
 	defaults   map[string]any  // decoded schema defaults (scalars only), applied by Check
-	nested     map[string]bool // properties the schema library must validate (items, enums)
+	nested     map[string]bool // properties the schema library must validate (items, objects, maps, enums)
 }
 
 // define declares the tool name with params type P; the description is read from name.md.
@@ -58,18 +61,25 @@ func (t *Tool) Schema() *jsonschema.Schema {
 	return t.schema
 }
 
-// compile builds the schema and what Check needs from it; it panics on a broken
-// declaration (covered by tests that compile every tool).
+// compile builds the schema from the params struct and what Check needs from it; it panics
+// on a broken declaration (covered by tests that compile every tool).
 func (t *Tool) compile() {
-	name, typ := t.Name, t.paramsType
-	schema, err := jsonschema.ForType(typ, nil)
+	schema, err := jsonschema.ForType(t.paramsType, nil)
 	if err != nil {
-		panic(fmt.Sprintf("tool %s: schema: %v", name, err))
+		panic(fmt.Sprintf("tool %s: schema: %v", t.Name, err))
 	}
-	applyTags(schema, typ)
+	applyTags(schema, t.paramsType)
+	if err := t.useSchema(schema); err != nil {
+		panic(err.Error())
+	}
+}
+
+// useSchema resolves schema and records what Check needs from it: property names, scalar
+// defaults, and which properties the schema library must validate.
+func (t *Tool) useSchema(schema *jsonschema.Schema) error {
 	resolved, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
-		panic(fmt.Sprintf("tool %s: resolve schema: %v", name, err))
+		return fmt.Errorf("tool %s: resolve schema: %v", t.Name, err)
 	}
 	t.schema, t.resolved = schema, resolved
 	t.defaults, t.nested = map[string]any{}, map[string]bool{}
@@ -78,13 +88,14 @@ func (t *Tool) compile() {
 		if prop.Default != nil {
 			var v any
 			if err := json.Unmarshal(prop.Default, &v); err != nil || jsonKind(v) == "array" || jsonKind(v) == "object" {
-				panic(fmt.Sprintf("tool %s: default of %s must be a JSON scalar", name, p))
+				return fmt.Errorf("tool %s: default of %s must be a JSON scalar", t.Name, p)
 			}
 			t.defaults[p] = v
 		}
-		t.nested[p] = prop.Items != nil || prop.Properties != nil || len(prop.Enum) > 0
+		t.nested[p] = prop.Items != nil || prop.Properties != nil || prop.AdditionalProperties != nil || len(prop.Enum) > 0
 	}
 	slices.Sort(t.properties)
+	return nil
 }
 
 // numberTag parses a numeric struct tag; a bad one is a programming error.
@@ -148,7 +159,9 @@ func Decode[P any](t *Tool, args map[string]any) (P, *ToolError) {
 	return p, nil
 }
 
-// Check validates args and returns a copy with defaults applied.
+// Check validates args and returns a copy with defaults applied. An argument whose value is
+// JSON null counts as absent, at the top level and in nested objects (list items): clients of
+// OpenAI's strict mode send null for every optional argument they leave out.
 func (t *Tool) Check(args map[string]any) (map[string]any, *ToolError) {
 	t.Schema()
 	filled := make(map[string]any, len(args)+4)
@@ -156,7 +169,9 @@ func (t *Tool) Check(args map[string]any) (map[string]any, *ToolError) {
 		if !slices.Contains(t.properties, k) {
 			return nil, t.unknownArg(k)
 		}
-		filled[k] = v
+		if v != nil {
+			filled[k] = dropNulls(t.schema.Properties[k], v)
+		}
 	}
 	for _, req := range t.Schema().Required {
 		if _, ok := filled[req]; !ok {
@@ -190,6 +205,39 @@ func (t *Tool) Check(args map[string]any) (map[string]any, *ToolError) {
 		}
 	}
 	return filled, nil
+}
+
+// dropNulls returns v without the null-valued properties of the objects in it whose schema s
+// declares properties, at any depth. v is not modified: what changes is copied. A free-form
+// map keeps its nulls, for the schema to reject.
+func dropNulls(s *jsonschema.Schema, v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if s.Properties == nil {
+			return v
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if e == nil {
+				continue
+			}
+			if p := s.Properties[k]; p != nil {
+				e = dropNulls(p, e)
+			}
+			out[k] = e
+		}
+		return out
+	case []any:
+		if s.Items == nil || (s.Items.Properties == nil && s.Items.Items == nil) {
+			return v // a list of scalars: nothing to drop
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = dropNulls(s.Items, e)
+		}
+		return out
+	}
+	return v
 }
 
 // unknownArg builds the error for an argument the tool does not have, with the nearest name.

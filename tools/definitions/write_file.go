@@ -10,5 +10,6 @@ type WriteFileParams struct {
 	DryRun          bool   `json:"dry_run,omitempty" jsonschema:"return the diff of the write without changing anything"`
 }
 
-// WriteFile declares write_file.
+// WriteFile declares write_file. It is not idempotent: replacing is, but `append` adds the
+// content again on every call.
 var WriteFile = define[WriteFileParams]("write_file", Flags{Mutating: true})
