@@ -13,6 +13,7 @@ import (
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/shell"
 	"github.com/jido-run/jido/tools/definitions"
+	"github.com/jido-run/jido/usertools"
 	"github.com/jido-run/jido/walk"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -33,6 +34,10 @@ type Deps struct {
 	Journal *journal.Journal // keeps the before-state of every change set, for undo (nil: none)
 	// Redactor removes secrets from what tools return (nil: the default rules).
 	Redactor *redact.Redactor
+	// UserTools are the users' Lua tools jido.call may run (nil: none).
+	UserTools *usertools.Registry
+
+	users *userCalls // the user tools running in the current call (made by Libraries)
 }
 
 // Libraries returns every bridge module of a session, ready for runtime.Options.
@@ -49,6 +54,7 @@ func Libraries(d Deps) []runtime.Library {
 	} else if d.Plan != nil {
 		d.Walker = d.Walker.On(d.Store)
 	}
+	d.users = &userCalls{}
 	files := &Files{Deps: d}
 	find := &Find{Deps: d}
 	tools := map[string]lua.LGFunction{}
@@ -58,7 +64,7 @@ func Libraries(d Deps) []runtime.Library {
 			tools[name] = fn
 		}
 	}
-	return append(libs, (&Dispatch{tools: tools}).Library())
+	return append(libs, (&Dispatch{Deps: d, tools: tools}).Library(), (&UserTools{Deps: d}).Library())
 }
 
 // redactor returns the redaction rules in force.

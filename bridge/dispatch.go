@@ -9,9 +9,10 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// Dispatch is the bridge module of jido.call(name, args): it calls any registered tool by name,
-// through the same validation as a direct jido.<tool>(args) call.
+// Dispatch is the bridge module of jido.call(name, args): it calls any built-in tool by name,
+// through the same validation as a direct jido.<tool>(args) call, or a user's Lua tool.
 type Dispatch struct {
+	Deps
 	tools map[string]lua.LGFunction
 }
 
@@ -24,8 +25,14 @@ func (d *Dispatch) call(L *lua.LState) int {
 	name := L.CheckString(1)
 	fn, ok := d.tools[name]
 	if !ok {
+		if ut, ok := d.userTool(name); ok {
+			L.Remove(1)
+			return runUserTool(L, d.Deps, ut)
+		}
+		names := append(slices.Collect(maps.Keys(d.tools)), d.userToolNames()...)
+		slices.Sort(names)
 		L.Push(lua.LNil)
-		L.Push(runtime.ToLua(L, definitions.UnknownTool(name, slices.Sorted(maps.Keys(d.tools)))))
+		L.Push(runtime.ToLua(L, definitions.UnknownTool(name, names)))
 		return 2
 	}
 	L.Remove(1) // the tool function sees its arguments table as argument 1

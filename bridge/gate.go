@@ -18,16 +18,25 @@ type Gate interface {
 // Call is a validated tool call awaiting the gate's decision.
 type Call struct {
 	Tool   *definitions.Tool
-	Params any // the tool's params struct (definitions.*Params), by value
+	Params any // the tool's params struct (definitions.*Params), by value; a user tool's checked arguments map
 	// Preview runs the call as a dry run and returns its result (a diff for file edits);
 	// nil for tools without dry_run.
 	Preview func(ctx context.Context) (any, error)
+	// Composite marks a user's Lua tool: each call it makes passes the gate on its own, so
+	// a gate refuses it by its deny rules and role but does not ask about it.
+	Composite bool
 }
 
 // gated runs the gate for a decoded call of t with params p; fn is the tool.
 func gated[P, R any](ctx context.Context, d Deps, t *definitions.Tool, p P, fn func(context.Context, P) (R, error)) *definitions.ToolError {
-	if d.Gate == nil || isDryRun(p) {
+	if isDryRun(p) {
 		return nil // a dry run changes nothing: it needs no approval
+	}
+	if terr := d.users.allows(t); terr != nil {
+		return terr
+	}
+	if d.Gate == nil {
+		return nil
 	}
 	call := Call{Tool: t, Params: p}
 	if dry, ok := withDryRun(p); ok {

@@ -105,8 +105,8 @@ func (g *policyGate) Check(ctx context.Context, c bridge.Call) *definitions.Tool
 	case d.Action == policy.Deny:
 		return definitions.NewError(definitions.PermissionError, "%s is denied: %s", c.Tool.Name, d.Reason).With("tool", c.Tool.Name).
 			Hint("This call is not allowed by the policy; do something else or ask the user to change the rules")
-	case g.yes:
-		return nil
+	case g.yes, c.Composite:
+		return nil // a user tool's own calls are asked about one by one, with their previews
 	case g.approver == nil:
 		return definitions.NewError(definitions.PermissionError, "%s needs approval and no one can give it here: %s", c.Tool.Name, d.Reason).
 			With("tool", c.Tool.Name).With("rule", d.Suggest).

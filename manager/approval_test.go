@@ -182,14 +182,31 @@ func treeHash(t *testing.T, root string) string {
 	return b.String()
 }
 
-// TestDenyCoversEveryMutatingTool denies every tool and calls each mutating one directly
-// and through jido.call: the tree stays byte-identical.
+// relayTool is a user tool that calls any tool it is given: the route a user's Lua tool
+// offers around the gate, if there were one.
+const relayTool = `return jido.tool{
+  name = "relay", description = "Calls any tool.", destructive = true,
+  params = {type = "object", properties = {tool = {type = "string"}, args = {type = "object"}}, required = {"tool"}},
+  run = function(a) return jido.call(a.tool, a.args or {}) end,
+}`
+
+// TestDenyCoversEveryMutatingTool denies every built-in mutating tool and calls each one
+// directly, through jido.call, and through a user's Lua tool (from a snippet and as a call
+// of its own): the tree stays byte-identical.
 func TestDenyCoversEveryMutatingTool(t *testing.T) {
 	engine := policy.New(policy.ModeYolo)
-	_, err := engine.Remember(policy.Rule{Action: policy.Deny, Tool: "*"}, policy.ScopeSession)
-	require.NoError(t, err)
-	s, root := gatedSession(t, Config{Permissions: engine, Yes: true, JournalDir: t.TempDir()})
+	for _, tool := range definitions.All() {
+		if !tool.ReadOnly {
+			_, err := engine.Remember(policy.Rule{Action: policy.Deny, Tool: tool.Name}, policy.ScopeSession)
+			require.NoError(t, err)
+		}
+	}
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ProjectTools), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, ProjectTools, "relay.lua"), []byte(relayTool), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("old\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module x\n"), 0o644))
+	s := testSession(t, Config{Root: root, Permissions: engine, Yes: true, JournalDir: t.TempDir()})
 	before := treeHash(t, root)
 	calls := map[string]string{
 		"write_file":  `{path="a.txt", content="x"}`,
@@ -213,6 +230,7 @@ func TestDenyCoversEveryMutatingTool(t *testing.T) {
 		for _, src := range []string{
 			fmt.Sprintf("return jido.%s(%s)", tool.Name, args),
 			fmt.Sprintf("return jido.call(%q, %s)", tool.Name, args),
+			fmt.Sprintf("return jido.call(\"relay\", {tool = %q, args = %s})", tool.Name, args),
 		} {
 			vals, terr := s.Eval(t.Context(), src)
 			require.Nil(t, terr, src)
@@ -220,5 +238,8 @@ func TestDenyCoversEveryMutatingTool(t *testing.T) {
 			assert.Equal(t, "permission-error", vals[1].(map[string]any)["type"], src)
 		}
 	}
+	res := s.Call(t.Context(), ToolCall{Name: "relay", Args: map[string]any{"tool": "write_file", "args": map[string]any{"path": "z.txt", "content": "x"}}})
+	require.NotNil(t, res.Error, "a user tool called as a tool of its own")
+	assert.Equal(t, "permission-error", res.Error.Type)
 	assert.Equal(t, before, treeHash(t, root), "nothing on disk changed")
 }

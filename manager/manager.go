@@ -76,6 +76,9 @@ type Config struct {
 	// SandboxHelper is the binary re-executed to confine commands ("" for the running
 	// executable), which must call sandbox.MaybeHelper first thing in main or TestMain.
 	SandboxHelper string
+	// ToolDirs are directories of users' Lua tools (*.lua) besides each project's
+	// .jido/tools: the user's own, --tools. Their files are reloaded when they change.
+	ToolDirs []string
 	// MaxSessions caps the sessions open at once (0: no cap); Open refuses more.
 	MaxSessions int
 	// IdleTTL closes a session no call has used for this long (0: never); calls on it then

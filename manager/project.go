@@ -2,12 +2,16 @@ package manager
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/shell"
+	"github.com/jido-run/jido/tools/definitions"
+	"github.com/jido-run/jido/usertools"
 	"github.com/jido-run/jido/walk"
 )
 
@@ -25,6 +29,7 @@ type project struct {
 	walker  *walk.Walker
 	journal *journal.Journal // nil without a journal dir
 	perms   *policy.Engine   // nil: every call runs
+	tools   *usertools.Registry
 	shell   shell.Options
 	refs    int // open sessions; the default project is also held by the manager
 }
@@ -53,6 +58,7 @@ func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
 	}
 	p := &project{
 		key: key, root: root, walker: walk.New(root, cfg.GitExcludes), perms: setup.Permissions,
+		tools: usertools.NewRegistry(toolSources(root, cfg.ToolDirs), isBuiltin, 0),
 		shell: shell.Options{
 			Root: root, Network: cfg.Network, Helper: cfg.SandboxHelper,
 			ReadOnly: cfg.SandboxReadOnly, ReadWrite: cfg.SandboxReadWrite,
@@ -70,6 +76,28 @@ func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
 		go func() { _ = p.journal.Prune() }()
 	}
 	return p, nil
+}
+
+// ProjectTools is where a project keeps its Lua tools, relative to its root.
+const ProjectTools = ".jido/tools"
+
+// toolSources are the directories of a project's user tools: the directories of the
+// Config (the user's own, --tools), then the project's .jido/tools, read through the Root.
+func toolSources(root *security.Root, dirs []string) []usertools.Source {
+	var out []usertools.Source
+	for _, d := range dirs {
+		out = append(out, usertools.Source{Label: d, FS: os.DirFS(d)})
+	}
+	if sub, err := fs.Sub(root.FS(), ProjectTools); err == nil {
+		out = append(out, usertools.Source{Label: ProjectTools, FS: sub})
+	}
+	return out
+}
+
+// isBuiltin reports whether name is taken by a built-in tool or a bridge function.
+func isBuiltin(name string) bool {
+	_, ok := definitions.Lookup(name)
+	return ok || name == "call" || name == "tool"
 }
 
 // close releases the root and the journal.

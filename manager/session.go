@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -97,7 +98,7 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	if gate != nil && gate.engine.Mode() == policy.ModePlan {
 		pl = plan.New(p.root)
 	}
-	deps := bridge.Deps{Root: p.root, Reads: reads, Limits: limits, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl}
+	deps := bridge.Deps{Root: p.root, Reads: reads, Limits: limits, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, UserTools: p.tools}
 	if gate != nil {
 		deps.Gate = gate
 	}
@@ -117,11 +118,28 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 func (s *Session) Tools() []*definitions.Tool {
 	var out []*definitions.Tool
 	for _, t := range definitions.All() {
-		if (s.gate == nil || s.gate.tools == nil || slices.Contains(s.gate.tools, t.Name)) && s.modeRuns(t.Name) {
+		if s.roleHas(t.Name) && s.modeRuns(t.Name) {
 			out = append(out, t)
 		}
 	}
+	for _, t := range s.p.tools.Current().Tools() {
+		if s.roleHas(t.Def.Name) {
+			out = append(out, t.Def)
+		}
+	}
+	slices.SortFunc(out, func(a, b *definitions.Tool) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// roleHas reports whether the session's role (if any) lists the tool.
+func (s *Session) roleHas(tool string) bool {
+	return s.gate == nil || s.gate.tools == nil || slices.Contains(s.gate.tools, tool)
+}
+
+// ToolLoadErrors returns the user tool files that failed to load (a bad declaration, a
+// name clash), each error naming the file and line, so that a client can show them.
+func (s *Session) ToolLoadErrors() []error {
+	return s.p.tools.Current().Errors
 }
 
 // modeRuns reports whether the session's mode can run the named tool.
@@ -232,12 +250,9 @@ func (s *Session) emit(e Event) {
 
 // run executes the call's snippet and interprets what it returns: a result, or nil and an error.
 func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.ToolError) {
-	if _, ok := definitions.Lookup(call.Name); !ok {
-		return nil, definitions.UnknownTool(call.Name, definitions.Names())
-	}
-	src, ok := scripts.Source(call.Name)
-	if !ok {
-		return nil, definitions.NewError(definitions.InternalError, "tool %s has no script", call.Name)
+	src, terr := s.script(call.Name)
+	if terr != nil {
+		return nil, terr
 	}
 	if call.Meta.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -261,6 +276,26 @@ func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.Too
 		return nil, definitions.NewError(definitions.InternalError, "tool %s returned nothing", call.Name)
 	}
 	return vals[0], nil
+}
+
+// script returns the snippet that runs the named tool: a built-in tool's script, or the
+// jido.call of a user tool (which validates and gates it like jido.call from any snippet).
+func (s *Session) script(name string) (string, *definitions.ToolError) {
+	if _, ok := definitions.Lookup(name); ok {
+		src, ok := scripts.Source(name)
+		if !ok {
+			return "", definitions.NewError(definitions.InternalError, "tool %s has no script", name)
+		}
+		return src, nil
+	}
+	if _, ok := s.p.tools.Current().Lookup(name); ok {
+		return "return jido.call(" + strconv.Quote(name) + ", ...)", nil
+	}
+	names := definitions.Names()
+	for _, t := range s.p.tools.Current().Tools() {
+		names = append(names, t.Def.Name)
+	}
+	return "", definitions.UnknownTool(name, names)
 }
 
 // Eval runs a Lua snippet in the session VM with a fresh environment and returns its values.

@@ -1,5 +1,6 @@
-// Package scripts holds the Lua snippet of every built-in tool. A tool call runs its snippet in
-// the session VM with the validated arguments as the snippet's single vararg.
+// Package scripts holds the Lua snippet of every built-in tool, and example user tools. A tool
+// call runs its snippet in the session VM with the validated arguments as the snippet's
+// single vararg.
 package scripts
 
 import (
@@ -10,6 +11,16 @@ import (
 
 //go:embed *.lua
 var files embed.FS
+
+//go:embed examples/*.lua
+var examples embed.FS
+
+// Examples returns the example user tools (count_todos, replace_in_files,
+// project_summary): files to copy into .jido/tools/, tested as they ship.
+func Examples() fs.FS {
+	sub, _ := fs.Sub(examples, "examples") // a literal, existing directory
+	return sub
+}
 
 // Source returns the snippet of the named tool.
 func Source(tool string) (string, bool) {

@@ -19,6 +19,7 @@ const module = "github.com/jido-run/jido/"
 var allowedImports = map[string][]string{
 	"security":                {},
 	"tools/definitions":       {},
+	"tools/export":            {"tools/definitions"},
 	"scripts":                 {},
 	"luanest":                 {},
 	"runtime":                 {"luanest"},
@@ -36,8 +37,9 @@ var allowedImports = map[string][]string{
 	"journal":                 {"security"},
 	"plan":                    {"security", "edit", "walk", "ignore"},
 	"planshell":               {},
-	"bridge":                  {"security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell"},
-	"manager":                 {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell"},
+	"usertools":               {"runtime", "luanest", "tools/definitions"},
+	"bridge":                  {"security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell", "usertools"},
+	"manager":                 {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools"},
 	"agent":                   {"tools/definitions"},
 	"agent/gemini":            {"agent", "tools/definitions"},
 	"agent/gemini/geminitest": {},
@@ -46,8 +48,8 @@ var allowedImports = map[string][]string{
 	"agent/textproto":         {"agent", "tools/definitions"},
 	"interpret":               {"tools/definitions"},
 	"agent/offline":           {"agent", "interpret", "tools/definitions"},
-	"chat":                    {"agent", "manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell"},
-	"cmd/jido":                {"chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell"},
+	"chat":                    {"agent", "manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools"},
+	"cmd/jido":                {"chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools"},
 }
 
 func TestImportDirection(t *testing.T) {

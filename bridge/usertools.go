@@ -1,0 +1,146 @@
+package bridge
+
+import (
+	"context"
+
+	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/tools/definitions"
+	"github.com/jido-run/jido/usertools"
+	lua "github.com/yuin/gopher-lua"
+)
+
+// maxUserDepth bounds user tools calling user tools (recursion is a bug, not a feature).
+const maxUserDepth = 8
+
+// UserTools is the bridge module of users' Lua tools. jido.tool returns its declaration, so
+// that a tool file's `return jido.tool{...}` hands it back; jido.call runs a user tool
+// (runUserTool) inside the calling snippet, through the same validation and gate as every
+// tool.
+type UserTools struct {
+	Deps
+}
+
+// Library exposes jido.tool.
+func (u *UserTools) Library() runtime.Library {
+	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{"tool": declareTool}}
+}
+
+// declareTool is jido.tool at call time: the declaration was checked when the file was
+// loaded, so it only hands the table back.
+func declareTool(L *lua.LState) int {
+	L.Push(L.CheckTable(1))
+	return 1
+}
+
+// userCalls is the stack of the user tools running in a session's current call, innermost
+// last, so that a tool is held to the flags it declared for every call it makes.
+type userCalls struct {
+	stack []*definitions.Tool
+}
+
+// allows refuses a call of tool t made by a user tool that declared it would not do such a
+// thing: a read-only tool calling a mutating one, a non-destructive one a destructive one.
+func (u *userCalls) allows(t *definitions.Tool) *definitions.ToolError {
+	if u == nil || len(u.stack) == 0 {
+		return nil
+	}
+	caller := u.stack[len(u.stack)-1]
+	switch {
+	case caller.ReadOnly && !t.ReadOnly:
+		return definitions.NewError(definitions.PermissionError, "user tool %s is declared read-only and cannot call %s, which changes things", caller.Name, t.Name).
+			With("tool", t.Name).With("caller", caller.Name).
+			Hint("Declare the tool mutating = true in its file if it must change things")
+	case !caller.Destructive && t.Destructive:
+		return definitions.NewError(definitions.PermissionError, "user tool %s is not declared destructive and cannot call %s, which may destroy data or run commands", caller.Name, t.Name).
+			With("tool", t.Name).With("caller", caller.Name).
+			Hint("Declare the tool destructive = true in its file if it must call " + t.Name)
+	}
+	return nil
+}
+
+// runUserTool runs user tool ut for jido.call with the arguments table at index 1: it
+// validates the arguments against the declared schema (applying defaults), asks the gate
+// (deny rules and the session's role; the tool's own calls are gated one by one, with
+// their previews, so the tool itself is not asked about), then runs the file's chunk and
+// calls its run function with the arguments. It returns what run returns; a run that
+// returns nil and a message fails with that message.
+func runUserTool(L *lua.LState, d Deps, ut *usertools.Tool) int {
+	fail := func(e *definitions.ToolError) int {
+		L.Push(lua.LNil)
+		L.Push(runtime.ToLua(L, e))
+		return 2
+	}
+	args, terr := tableArgs(L, 1, d.Limits)
+	if terr != nil {
+		return fail(terr)
+	}
+	filled, terr := ut.Def.Check(args)
+	if terr != nil {
+		return fail(terr)
+	}
+	if terr := gateComposite(L.Context(), d, ut.Def, filled); terr != nil {
+		return fail(terr)
+	}
+	if len(d.users.stack) >= maxUserDepth {
+		return fail(definitions.NewError(definitions.ValidationError, "user tools nest more than %d deep (%s calls itself?)", maxUserDepth, ut.Def.Name).
+			Hint("Call the tool's work directly instead of going through jido.call again"))
+	}
+	d.users.stack = append(d.users.stack, ut.Def)
+	defer func() { d.users.stack = d.users.stack[:len(d.users.stack)-1] }()
+
+	L.SetTop(0)
+	L.Push(runtime.Chunk(L, ut.File, ut.Source))
+	L.Call(0, 1)
+	decl, ok := L.Get(1).(*lua.LTable)
+	run, isFn := lua.LNil, false
+	if ok {
+		run = decl.RawGetString("run")
+		_, isFn = run.(*lua.LFunction)
+	}
+	if !isFn {
+		L.RaiseError("%s: the file no longer returns jido.tool{..., run = function(args) ... end}", ut.File)
+	}
+	L.SetTop(0)
+	L.Push(run)
+	L.Push(runtime.ToLua(L, filled))
+	L.Call(1, 2)
+	if L.Get(1) == lua.LNil {
+		if msg, isString := L.Get(2).(lua.LString); isString {
+			L.SetTop(0)
+			return fail(definitions.NewError(definitions.LuaError, "%s: %s", ut.Def.Name, string(msg)).With("tool", ut.Def.Name))
+		}
+	}
+	return 2
+}
+
+// gateComposite asks the gate about a user tool: a composite call, whose own calls pass
+// the gate one by one, so that only deny rules, the role and the caller's declared flags
+// can stop it here.
+func gateComposite(ctx context.Context, d Deps, t *definitions.Tool, args map[string]any) *definitions.ToolError {
+	if terr := d.users.allows(t); terr != nil {
+		return terr
+	}
+	if d.Gate == nil {
+		return nil
+	}
+	return d.Gate.Check(ctx, Call{Tool: t, Params: args, Composite: true})
+}
+
+// userTool finds a user tool by name in the session's registry.
+func (d Deps) userTool(name string) (*usertools.Tool, bool) {
+	if d.UserTools == nil {
+		return nil, false
+	}
+	return d.UserTools.Current().Lookup(name)
+}
+
+// userToolNames lists the user tools, for "did you mean".
+func (d Deps) userToolNames() []string {
+	var names []string
+	if d.UserTools != nil {
+		for _, t := range d.UserTools.Current().Tools() {
+			names = append(names, t.Def.Name)
+		}
+	}
+	return names
+}
