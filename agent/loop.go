@@ -64,9 +64,12 @@ func (p RetryPolicy) backoff(attempt int) time.Duration {
 
 // Agent holds one conversation. It is not safe for concurrent use: one Send at a time.
 type Agent struct {
-	Provider     Provider
-	Exec         Executor
-	Tools        []ToolSpec
+	Provider Provider
+	Exec     Executor
+	Tools    []ToolSpec
+	// ToolSource, when set, gives Tools afresh at the start of each Send: the session's
+	// tools change when the user edits a Lua tool or the chat switches sessions.
+	ToolSource   func() []ToolSpec
 	System       string
 	MaxSteps     int // model round trips per Send; 0: 40
 	ContextChars int // budget of the conversation sent, in characters (bytes of UTF-8); 0: 400000
@@ -85,6 +88,9 @@ type Agent struct {
 // user's message is taken back so that the same text can be sent again; a later failure
 // keeps what happened, every call answered, so that the next Send continues from there.
 func (a *Agent) Send(ctx context.Context, text string) (string, error) {
+	if a.ToolSource != nil {
+		a.Tools = a.ToolSource()
+	}
 	a.history = append(a.history, Message{Role: User, Text: text})
 	for step := range a.maxSteps() {
 		a.fit()

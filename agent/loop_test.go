@@ -632,3 +632,20 @@ func TestSetHistoryAnswersDanglingCalls(t *testing.T) {
 	a.Reset()
 	assert.Empty(t, a.History())
 }
+
+func TestToolSourceRefreshesTheToolsEachTurn(t *testing.T) {
+	offered := [][]ToolSpec{testTools[:1], testTools}
+	turn := 0
+	p := &fakeProvider{steps: []step{{text: []string{"one"}}, {text: []string{"two"}}}}
+	a := &Agent{Provider: p, Exec: echo, ToolSource: func() []ToolSpec {
+		defer func() { turn++ }()
+		return offered[turn]
+	}}
+	_, err := a.Send(t.Context(), "first")
+	require.NoError(t, err)
+	_, err = a.Send(t.Context(), "second")
+	require.NoError(t, err)
+	reqs := p.Requests()
+	assert.Len(t, reqs[0].Tools, 1)
+	assert.Len(t, reqs[1].Tools, 2, "a tool added between turns is offered")
+}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/jido-run/jido/journal"
@@ -30,11 +32,13 @@ Usage:
   jido eval [--root DIR] [--yes] [--mode MODE] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--revoke ID]
-  jido tools [--format jsonschema|openai|gemini|anthropic|mcp]
+  jido tools [--root DIR] [--tools DIR] [--format jsonschema|openai|gemini|anthropic|mcp]
   jido version
 
 Flags come before the positional arguments. chat and ask use Gemini when GEMINI_API_KEY
-is set, and answer offline with a rule-based interpreter otherwise.
+is set, and answer offline with a rule-based interpreter otherwise. Every command that
+opens a session also takes --tools DIR (repeatable): Lua tools to load besides
+.jido/tools/ and ~/.config/jido/tools/.
 `
 
 // run dispatches a command line and returns the process exit code.
@@ -76,7 +80,14 @@ type sessionFlags struct {
 	network bool
 	mode    string
 	role    string
+	tools   stringList // --tools DIRs of Lua tools, besides the user's and the project's
 }
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
 // register adds the session flags to fs.
 func (f *sessionFlags) register(fs *flag.FlagSet) {
@@ -86,11 +97,13 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.network, "allow-network", false, "let commands (run_shell, run_tests) reach the network")
 	fs.StringVar(&f.mode, "mode", "", "approval mode: default, auto-edit, yolo, plan, read-only (default: the config's, else default)")
 	fs.StringVar(&f.role, "role", "", "limit the session to a role's tools: reader, editor, runner, full, or one from the config")
+	fs.Var(&f.tools, "tools", "a directory of Lua tools (*.lua) to load too; repeatable")
 }
 
-// withSession opens the project root and one session as the flags say, runs fn with them
-// (and a context cancelled by SIGINT or SIGTERM), closes everything, and returns fn's exit
-// code. A root or event file that cannot be opened is a usage error reported on stderr.
+// withSession opens the project root and one session as the flags say, reports tool files
+// that failed to load on stderr, runs fn with the session (and a context cancelled by
+// SIGINT or SIGTERM), closes everything, and returns fn's exit code. A root or event file
+// that cannot be opened is a usage error reported on stderr.
 func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context.Context, *manager.Session) int) int {
 	m, _, done, err := f.openManager(nil)
 	if err != nil {
@@ -106,6 +119,7 @@ func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context
 		return exitToolError
 	}
 	defer s.Close()
+	reportToolErrors(s, stderr)
 	return fn(ctx, s)
 }
 
@@ -113,7 +127,10 @@ func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context
 // policy's asks (nil: headless). It returns the manager, its policy engine, and done,
 // which closes the manager and the event file.
 func (f *sessionFlags) openManager(approver manager.Approver) (*manager.Manager, *policy.Engine, func(), error) {
-	opts := manager.Config{Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Approver: approver}
+	opts := manager.Config{
+		Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Approver: approver,
+		ToolDirs: append(userToolDirs(), f.tools...),
+	}
 	perms, err := loadPermissions(f.root, f.mode)
 	if err != nil {
 		return nil, nil, nil, err
@@ -136,6 +153,27 @@ func (f *sessionFlags) openManager(approver manager.Approver) (*manager.Manager,
 		return nil, nil, nil, err
 	}
 	return m, perms, func() { m.Close(); closeEvents() }, nil
+}
+
+// userToolDirs is the user's own directory of Lua tools ($XDG_CONFIG_HOME/jido/tools), when
+// it exists.
+func userToolDirs() []string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return nil
+	}
+	dir = filepath.Join(dir, "jido", "tools")
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil
+	}
+	return []string{dir}
+}
+
+// reportToolErrors prints the user tool files that failed to load, one line each.
+func reportToolErrors(s *manager.Session, stderr io.Writer) {
+	for _, err := range s.ToolLoadErrors() {
+		fmt.Fprintf(stderr, "jido: tool file skipped: %v\n", err)
+	}
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.

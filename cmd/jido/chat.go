@@ -87,6 +87,9 @@ func runAsk(argv []string, stdout, stderr io.Writer) int {
 	if notice != "" && !o.json {
 		fmt.Fprintln(stderr, notice)
 	}
+	if !o.json {
+		reportToolErrors(s, stderr)
+	}
 	if err := chat.Ask(ctx, a, o.question, stdout, o.json, colorOn(stdout)); err != nil {
 		if !o.json {
 			fmt.Fprintf(stderr, "jido ask: %v\n", err)
@@ -127,6 +130,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jido chat: %v\n", err)
 		return exitUsage
 	}
+	reportToolErrors(s, stderr)
 	tr, closeTranscript, err := o.openTranscript(a)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido chat: %v\n", err)
@@ -136,7 +140,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 	host := &chatHost{m: m, perms: perms, exec: exec, started: time.Now()}
 	repl := &chat.REPL{Agent: a, Host: host, In: lines, Out: stdout, Color: color, Transcript: tr,
 		Banner: banner(a, notice, m.Root())}
-	host.onSwitch = func(next *manager.Session) { a.Tools = agent.Specs(next.Tools()) }
+	a.ToolSource = func() []agent.ToolSpec { return agent.Specs(exec.session().Tools()) }
 	approver.OnInterrupt = func() { repl.Interrupt() } // Ctrl-C at an approval stops the turn
 
 	sigs := make(chan os.Signal, 1)
@@ -287,7 +291,6 @@ type chatHost struct {
 	perms    *policy.Engine
 	exec     *sessionExecutor
 	started  time.Time
-	onSwitch func(*manager.Session)
 }
 
 func (h *chatHost) Tools() []string {
@@ -317,7 +320,6 @@ func (h *chatHost) SetMode(mode string) error {
 		return err
 	}
 	h.exec.swap(next).Close()
-	h.onSwitch(next)
 	return nil
 }
 

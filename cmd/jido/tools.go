@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/tools/export"
 )
@@ -23,7 +25,8 @@ var toolFormats = []struct {
 
 // toolsOptions are the parsed arguments of `jido tools`.
 type toolsOptions struct {
-	export func([]*definitions.Tool) any // the exporter of the chosen format
+	sessionFlags                               // the root, role and tool dirs decide the catalogue
+	export       func([]*definitions.Tool) any // the exporter of the chosen format
 }
 
 // parseTools parses the arguments of `jido tools`; an unknown format is an error that lists
@@ -33,7 +36,9 @@ func parseTools(args []string, stderr io.Writer) (*toolsOptions, error) {
 	for i, f := range toolFormats {
 		names[i] = f.name
 	}
+	o := &toolsOptions{}
 	fs := newFlagSet("tools", stderr)
+	o.register(fs)
 	format := fs.String("format", "jsonschema", "output format: "+strings.Join(names, ", "))
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -43,22 +48,23 @@ func parseTools(args []string, stderr io.Writer) (*toolsOptions, error) {
 	}
 	for _, f := range toolFormats {
 		if f.name == *format {
-			return &toolsOptions{export: f.export}, nil
+			o.export = f.export
+			return o, nil
 		}
 	}
 	return nil, fmt.Errorf("unknown format %q; formats: %s", *format, strings.Join(names, ", "))
 }
 
-// catalogue is the list of tools that `jido tools` exports: the one place it comes from.
-func catalogue() []*definitions.Tool { return definitions.All() }
-
-// runTools implements `jido tools`: the catalogue as one JSON array, in the chosen format.
+// runTools implements `jido tools`: the catalogue of a session on the root (the built-in
+// tools its role and mode offer, and the user's Lua tools) in the chosen format.
 func runTools(argv []string, stdout, stderr io.Writer) int {
 	o, err := parseTools(argv, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido tools: %v\n", err)
 		return exitUsage
 	}
-	writeJSON(stdout, o.export(catalogue()))
-	return exitOK
+	return o.withSession("tools", stderr, func(_ context.Context, s *manager.Session) int {
+		writeJSON(stdout, o.export(s.Tools()))
+		return exitOK
+	})
 }

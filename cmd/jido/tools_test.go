@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/jido-run/jido/tools/definitions"
@@ -23,20 +25,43 @@ func TestToolsFormats(t *testing.T) {
 		{[]string{"--format", "anthropic"}, "input_schema"},
 		{[]string{"--format", "mcp"}, "inputSchema"},
 	}
+	root := toolsRoot(t, `return jido.tool{name = "hello", description = "Says hello.", run = function() return {} end}`)
+	offered := len(definitions.All()) - 3 + 1 // no plan tools outside plan mode; one user tool
 	for _, c := range cases {
 		t.Run(fmt.Sprint(c.args), func(t *testing.T) {
 			var out, errb bytes.Buffer
-			require.Equal(t, exitOK, run(append([]string{"tools"}, c.args...), nil, &out, &errb), errb.String())
+			args := append([]string{"tools", "--root", root}, c.args...)
+			require.Equal(t, exitOK, run(args, nil, &out, &errb), errb.String())
 			assert.Empty(t, errb.String())
 			var entries []map[string]any
 			require.NoError(t, json.Unmarshal(out.Bytes(), &entries), "one JSON array")
 			require.NotEmpty(t, entries)
 			assert.Contains(t, entries[0], c.key)
 			if c.key != "functionDeclarations" {
-				assert.Len(t, entries, len(definitions.All()))
+				assert.Len(t, entries, offered)
 			}
+			assert.Contains(t, out.String(), "Says hello.", "the user's Lua tools are in the catalogue")
 		})
 	}
+}
+
+func TestToolsReportsBadToolFiles(t *testing.T) {
+	root := toolsRoot(t, "return jido.tool{name = 1}")
+	var out, errb bytes.Buffer
+	require.Equal(t, exitOK, run([]string{"tools", "--root", root}, nil, &out, &errb))
+	assert.Equal(t, "jido: tool file skipped: .jido/tools/t.lua:1: jido.tool: field name must be a string, not a number\n", errb.String())
+	assert.NotEmpty(t, out.String(), "the other tools are listed")
+}
+
+// toolsRoot makes a project with one user tool file, .jido/tools/t.lua, and keeps the
+// user's own config and state out of the test.
+func toolsRoot(t *testing.T, tool string) string {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".jido", "tools"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".jido", "tools", "t.lua"), []byte(tool), 0o644))
+	return root
 }
 
 func TestToolsUsageErrors(t *testing.T) {

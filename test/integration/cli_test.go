@@ -2,11 +2,13 @@ package integration
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/jido-run/jido/scripts"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -281,4 +283,47 @@ func TestRulesListAndRevoke(t *testing.T) {
 	assert.NotContains(t, string(data), "delete_file", "revoked from the file")
 	assert.Contains(t, string(data), "go test")
 	assert.Equal(t, 1, runJido(t, "", "rules", "--root", root, "--revoke", "nope").code)
+}
+
+func TestUserToolsThroughTheBinary(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"main.go":                     "package main\n// TODO: one\n// TODO: two\n",
+		".jido/tools/count_todos.lua": exampleTool(t, "count_todos.lua"),
+		".jido/tools/broken.lua":      "return jido.tool{name = \"broken\"}",
+	})
+	extra := t.TempDir()
+	writeTree(t, extra, map[string]string{"hi.lua": `return jido.tool{name = "say_hi", description = "Says hi.", run = function(a) return {hi = a.name} end,
+  params = {properties = {name = {type = "string"}}, required = {"name"}}}`})
+
+	r := runJido(t, "", "call", "--root", dir, "count_todos")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, float64(2), decodeJSON(t, r.stdout)["result"].(map[string]any)["total"])
+	assert.Contains(t, r.stderr, "tool file skipped: .jido/tools/broken.lua:1: jido.tool: description is missing")
+
+	r = runJido(t, "", "call", "--root", dir, "--tools", extra, "say_hi", `{"name":"jido"}`)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.JSONEq(t, `{"hi":"jido"}`, mustJSON(t, decodeJSON(t, r.stdout)["result"]))
+	r = runJido(t, "", "call", "--root", dir, "--tools", extra, "say_hi", `{}`)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stdout, "missing required argument `name`")
+
+	r = runJido(t, "", "tools", "--root", dir, "--tools", extra, "--format", "mcp")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, `"name":"say_hi"`)
+	assert.Contains(t, r.stdout, `"name":"count_todos"`)
+}
+
+// exampleTool returns the source of a shipped example tool.
+func exampleTool(t *testing.T, name string) string {
+	data, err := fs.ReadFile(scripts.Examples(), name)
+	require.NoError(t, err)
+	return string(data)
+}
+
+// mustJSON encodes v.
+func mustJSON(t *testing.T, v any) string {
+	data, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(data)
 }
