@@ -3,7 +3,6 @@ package manager
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/jido-run/jido/journal"
@@ -84,10 +83,7 @@ const ProjectTools = ".jido/tools"
 // toolSources are the directories of a project's user tools: the directories of the
 // Config (the user's own, --tools), then the project's .jido/tools, read through the Root.
 func toolSources(root *security.Root, dirs []string) []usertools.Source {
-	var out []usertools.Source
-	for _, d := range dirs {
-		out = append(out, usertools.Source{Label: d, FS: os.DirFS(d)})
-	}
+	out := usertools.Dirs(dirs)
 	if sub, err := fs.Sub(root.FS(), ProjectTools); err == nil {
 		out = append(out, usertools.Source{Label: ProjectTools, FS: sub})
 	}

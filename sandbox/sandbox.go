@@ -35,8 +35,13 @@ type Policy struct {
 // DefaultMaxProcs bounds a command's processes, against fork bombs.
 const DefaultMaxProcs = 512
 
+// specVersion changes whenever spec does, so that a jido-sandbox from another build of
+// jido refuses to run rather than misread its orders.
+const specVersion = 1
+
 // spec is what the parent hands the helper: the policy, resolved, and the command.
 type spec struct {
+	Version   int      `json:"v"`
 	ReadOnly  []string `json:"ro"`
 	ReadWrite []string `json:"rw"`
 	Network   bool     `json:"net"`
@@ -114,6 +119,9 @@ func decodeSpec(arg string) (spec, error) {
 	var s spec
 	if err := json.Unmarshal([]byte(arg), &s); err != nil {
 		return s, fmt.Errorf("sandbox helper: bad spec: %w", err)
+	}
+	if s.Version != specVersion {
+		return s, fmt.Errorf("sandbox helper: it comes from another build of jido (spec version %d, want %d); build both again: go install ./cmd/...", s.Version, specVersion)
 	}
 	if len(s.Argv) == 0 {
 		return s, fmt.Errorf("sandbox helper: no command")

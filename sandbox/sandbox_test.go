@@ -168,3 +168,25 @@ func TestPolicyAddsPaths(t *testing.T) {
 	out, code, _ = run(t, rw, f.root, "echo x > "+filepath.Join(extra, "new.txt"))
 	assert.Equal(t, 0, code, out)
 }
+
+func TestSpecFromAnotherBuildIsRefused(t *testing.T) {
+	arg, err := spec{Version: specVersion, Argv: []string{"true"}}.encode()
+	require.NoError(t, err)
+	_, err = decodeSpec(arg)
+	require.NoError(t, err)
+	for _, bad := range []string{`{"v":0,"argv":["true"]}`, `{"v":99,"argv":["true"]}`} {
+		_, err = decodeSpec(bad)
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "another build of jido")
+	}
+	_, err = decodeSpec(`{"v":1}`)
+	assert.ErrorContains(t, err, "no command")
+}
+
+func TestDefaultHelperPrefersTheSmallBinary(t *testing.T) {
+	self, err := os.Executable()
+	require.NoError(t, err)
+	got, err := defaultHelper()
+	require.NoError(t, err)
+	assert.Equal(t, self, got, "no jido-sandbox beside the test binary: the binary itself")
+}

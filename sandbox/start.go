@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -29,12 +30,17 @@ type Sandbox struct {
 	netns bool // new network namespaces work (cleared after the first refusal)
 }
 
-// New returns a sandbox for policy; exe is the binary to re-exec as the helper ("" for
-// os.Executable()), which must call MaybeHelper first thing.
+// HelperName is the small helper binary that New prefers when it sits next to the running
+// executable (cmd/jido-sandbox).
+const HelperName = "jido-sandbox"
+
+// New returns a sandbox for policy; exe is the binary to start as the helper, which must
+// call MaybeHelper first thing. "" takes HelperName next to the running executable if it
+// is there, else the running executable itself.
 func New(exe string, p Policy) (*Sandbox, error) {
 	if exe == "" {
 		var err error
-		if exe, err = os.Executable(); err != nil {
+		if exe, err = defaultHelper(); err != nil {
 			return nil, fmt.Errorf("sandbox: finding the helper binary: %w", err)
 		}
 	}
@@ -46,6 +52,20 @@ func New(exe string, p Policy) (*Sandbox, error) {
 	s.ro = clean(append(append(systemDirs, ro...), p.ReadOnly...))
 	s.rw = clean(append(append([]string{p.Root, p.TempDir}, rw...), p.ReadWrite...))
 	return s, nil
+}
+
+// defaultHelper is HelperName beside the running executable when it is an executable
+// regular file, else the running executable.
+func defaultHelper() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	small := filepath.Join(filepath.Dir(self), HelperName)
+	if info, err := os.Stat(small); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+		return small, nil
+	}
+	return self, nil
 }
 
 // Options describe one command.
@@ -71,7 +91,7 @@ type Process struct {
 func (s *Sandbox) Start(o Options) (*Process, error) {
 	group, procs := newPidsGroup(s.policy.MaxProcs)
 	sp := spec{
-		ReadOnly: s.ro, ReadWrite: s.rw, Network: s.policy.Network,
+		Version: specVersion, ReadOnly: s.ro, ReadWrite: s.rw, Network: s.policy.Network,
 		MaxProcs: s.policy.MaxProcs, Dir: o.Dir, Argv: o.Argv,
 	}
 	if group != nil {

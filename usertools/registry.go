@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -11,6 +12,16 @@ import (
 
 // DefaultRecheck is how often, at most, a Registry looks whether its files changed.
 const DefaultRecheck = time.Second
+
+// Dirs returns the host directories at paths as sources, each labelled with its path: the
+// user's own tool directory and those given on the command line, outside any project.
+func Dirs(paths []string) []Source {
+	out := make([]Source, len(paths))
+	for i, p := range paths {
+		out[i] = Source{Label: p, FS: os.DirFS(p)}
+	}
+	return out
+}
 
 // Registry keeps the tools of some sources loaded and reloads them when their files change
 // (a file added, removed, resized or touched). It checks at most once per Recheck, on

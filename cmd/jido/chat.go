@@ -287,10 +287,10 @@ func (l *lineReader) Close() {
 // chatHost is the chat.Host of `jido chat`: the manager, its policy, and the session the
 // agent's calls run in (replaced when plan mode is entered or left).
 type chatHost struct {
-	m        *manager.Manager
-	perms    *policy.Engine
-	exec     *sessionExecutor
-	started  time.Time
+	m       *manager.Manager
+	perms   *policy.Engine
+	exec    *sessionExecutor
+	started time.Time
 }
 
 func (h *chatHost) Tools() []string {

@@ -30,8 +30,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// jido and its small sandbox helper, side by side as `go install ./cmd/...` puts them.
 	jidoBin = filepath.Join(dir, "jido")
-	build := exec.Command("go", "build", "-o", jidoBin, "github.com/jido-run/jido/cmd/jido")
+	build := exec.Command("go", "build", "-o", dir+"/", "github.com/jido-run/jido/cmd/jido", "github.com/jido-run/jido/cmd/jido-sandbox")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building jido:", err)
