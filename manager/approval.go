@@ -25,6 +25,19 @@ const (
 	AllowAlways                // run it, and remember a rule in the project's config
 )
 
+// String names the answer as approval.decision events do.
+func (a Answer) String() string {
+	switch a {
+	case AllowOnce:
+		return "allow-once"
+	case AllowSession:
+		return "allow-session"
+	case AllowAlways:
+		return "allow-always"
+	}
+	return "deny"
+}
+
 // ApprovalRequest is what an approver is shown.
 type ApprovalRequest struct {
 	Tool     string   `json:"tool"`
@@ -53,7 +66,17 @@ type policyGate struct {
 	yes      bool     // approve every ask (jido call --yes); deny rules still apply
 	role     string   // "" for none
 	tools    []string // the role's tools, nil for all
+	// record writes an approval event of the session (its id and the running call's are
+	// filled in); set by newSession.
+	record func(Event)
 }
+
+// Values of Event.Decision and Event.By for approval.decision events.
+const (
+	decidedBy = "user" // the approver answered
+	yesBy     = "yes"  // --yes (Config.Yes) approved
+	noOneBy   = "none" // no approver: headless refusal
+)
 
 // sessionGate makes the gate of a session on p: nil when there is no policy and the
 // session asks for no mode or role (every call runs, the Go API's default). A mode or role
@@ -105,9 +128,19 @@ func (g *policyGate) Check(ctx context.Context, c bridge.Call) *definitions.Tool
 	case d.Action == policy.Deny:
 		return definitions.NewError(definitions.PermissionError, "%s is denied: %s", c.Tool.Name, d.Reason).With("tool", c.Tool.Name).
 			Hint("This call is not allowed by the policy; do something else or ask the user to change the rules")
-	case g.yes, c.Composite:
+	case c.Composite:
 		return nil // a user tool's own calls are asked about one by one, with their previews
+	}
+	g.record(Event{Event: "approval.request", Tool: c.Tool.Name, Reason: d.Reason})
+	decided := func(decision, by string) {
+		g.record(Event{Event: "approval.decision", Tool: c.Tool.Name, Decision: decision, By: by})
+	}
+	switch {
+	case g.yes:
+		decided("allow-once", yesBy)
+		return nil
 	case g.approver == nil:
+		decided("deny", noOneBy)
 		return definitions.NewError(definitions.PermissionError, "%s needs approval and no one can give it here: %s", c.Tool.Name, d.Reason).
 			With("tool", c.Tool.Name).With("rule", d.Suggest).
 			Hint("Ask the user to allow it: add this rule to .jido/config.toml, or run with --yes:\n" + d.Suggest)
@@ -119,8 +152,10 @@ func (g *policyGate) Check(ctx context.Context, c bridge.Call) *definitions.Tool
 	ar.Preview = preview(ctx, c)
 	answer, err := g.approver.Approve(ctx, ar)
 	if err != nil {
+		decided("deny", decidedBy)
 		return definitions.NewError(definitions.PermissionError, "asking for approval of %s failed: %v", c.Tool.Name, err)
 	}
+	decided(answer.String(), decidedBy)
 	scope := policy.ScopeOnce
 	switch answer {
 	case Deny:

@@ -10,13 +10,16 @@ import (
 // Event is one NDJSON line of the event log.
 type Event struct {
 	TS         time.Time `json:"ts"`
-	Event      string    `json:"event"` // session.open, tool.call, tool.result, session.close
+	Event      string    `json:"event"` // session.open, tool.call, approval.request, approval.decision, tool.result, session.close
 	Session    string    `json:"session"`
 	CallID     string    `json:"call_id,omitempty"`
 	Tool       string    `json:"tool,omitempty"`
 	OK         *bool     `json:"ok,omitempty"`
 	ErrorType  string    `json:"error_type,omitempty"`
 	DurationMS *float64  `json:"duration_ms,omitempty"`
+	Reason     string    `json:"reason,omitempty"`   // approval.request: why the policy asks
+	Decision   string    `json:"decision,omitempty"` // approval.decision: allow-once, allow-session, allow-always, deny
+	By         string    `json:"by,omitempty"`       // approval.decision: user, yes (--yes), none (headless refusal)
 }
 
 // eventLog writes events as NDJSON, one line per event, safe for concurrent sessions.

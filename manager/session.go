@@ -78,6 +78,7 @@ type Session struct {
 
 	mu      sync.Mutex
 	calls   int
+	callID  string // of the running call, for its approval events
 	closed  bool
 	expired time.Duration // the idle time after which the sweeper closed it; 0 if it did not
 }
@@ -108,6 +109,12 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	}
 	s := &Session{id: id, m: m, p: p, vm: vm, shell: sh, plan: pl, gate: gate, events: newEventLog(o.events)}
 	s.lastUsed.Store(time.Now().UnixNano())
+	if gate != nil {
+		gate.record = func(e Event) { // runs inside a call, under s.mu
+			e.Session, e.CallID = s.id, s.callID
+			s.emit(e)
+		}
+	}
 	return s, nil
 }
 
@@ -170,6 +177,7 @@ func (s *Session) Call(ctx context.Context, call ToolCall) ToolResult {
 	if call.ID == "" {
 		call.ID = "call-" + strconv.Itoa(s.calls)
 	}
+	s.callID = call.ID
 	start := time.Now()
 	s.emit(Event{Event: "tool.call", Session: s.id, CallID: call.ID, Tool: call.Name})
 	res := ToolResult{ID: call.ID, Name: call.Name}
@@ -306,6 +314,7 @@ func (s *Session) Eval(ctx context.Context, src string) ([]any, *definitions.Too
 	}
 	defer done()
 	s.calls++
+	s.callID = "eval-" + strconv.Itoa(s.calls)
 	vals, err := s.vm.Call(ctx, "=eval", src)
 	if err != nil {
 		return nil, luaError(err)

@@ -213,6 +213,10 @@ func TestSessionOptions(t *testing.T) {
 	assert.Contains(t, sessionLog.String(), `"session":"asker"`)
 	assert.NotContains(t, sessionLog.String(), `"session":"yolo"`, "a session's sink gets its own events")
 	assert.Contains(t, managerLog.String(), `"session":"asker"`, "the manager's log gets them too")
+	assert.Contains(t, sessionLog.String(), `"event":"approval.request","session":"asker","call_id":"call-1","tool":"write_file"`)
+	assert.Contains(t, sessionLog.String(), `"event":"approval.decision","session":"asker","call_id":"call-1","tool":"write_file","decision":"allow-session","by":"user"`)
+	assert.Equal(t, 1, strings.Count(sessionLog.String(), "approval.request"), "the second write was not asked about")
+	assert.Contains(t, managerLog.String(), `"event":"approval.decision","session":"headless","call_id":"call-1","tool":"write_file","decision":"deny","by":"none"`)
 
 	reader, err := m.Open(t.Context(), "reader", WithRole("reader"), WithMode(policy.ModeYolo))
 	require.NoError(t, err)
