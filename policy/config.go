@@ -305,9 +305,21 @@ func lineStart(data []byte, off int) int {
 // Load reads the user config, then the project config. Either path may be ""
 // (no such file) or name a missing file (no rules yet; Remember creates it).
 // The project's mode and roles override the user's. A bad file is an error
-// of the form "file:line:column: problem".
+// of the form "file:line:column: problem". The project config is trusted
+// whole; LoadWithTrust guards against a project that loosens the user's rules.
 func Load(userPath, projectPath string) (*Engine, error) {
+	return LoadWithTrust(userPath, projectPath, "")
+}
+
+// LoadWithTrust is Load for projects the user did not write: unless trustPath
+// ("" trusts every project) records the project config's exact content as
+// trusted (Trust, or jido writing the file itself), the parts of it that give
+// more than the user's own config (allow rules, the auto-edit and yolo modes,
+// roles) are ignored and listed by Engine.Ignored; deny and ask rules and a
+// stricter mode still apply. A repository cannot approve its own commands.
+func LoadWithTrust(userPath, projectPath, trustPath string) (*Engine, error) {
 	e := New(ModeDefault)
+	e.trustPath = trustPath
 	for _, f := range []struct {
 		scope Scope
 		path  string
@@ -338,15 +350,28 @@ func (e *Engine) loadBytes(scope Scope, name string, data []byte) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if pc.hasMode {
+	guarded := scope == ScopeProject && !e.trusts(data)
+	switch {
+	case !pc.hasMode:
+	case guarded && (pc.mode == ModeAutoEdit || pc.mode == ModeYolo):
+		e.ignored = append(e.ignored, fmt.Sprintf("%s: mode = %q", name, pc.mode))
+	default:
 		e.mode = pc.mode
 	}
 	for role, tools := range pc.roles {
+		if guarded {
+			e.ignored = append(e.ignored, fmt.Sprintf("%s: [roles.%s]", name, role))
+			continue
+		}
 		e.roles[role] = tools
 	}
 	si := scopeIndex(scope)
 	for i, pr := range pc.rules {
 		r := pr.rule
+		if guarded && r.Action == Allow {
+			e.ignored = append(e.ignored, fmt.Sprintf("%s:%d: [[allow]] %s", name, pr.loc.at.line, describeRule(r)))
+			continue
+		}
 		r.Scope = scope
 		e.next[si]++
 		r.ID = fmt.Sprintf("%s-%d", scope, e.next[si])

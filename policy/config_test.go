@@ -430,3 +430,69 @@ func FuzzLoad(f *testing.F) {
 		_ = e.Decide(writeFile)
 	})
 }
+
+func TestUntrustedProjectCannotLoosenTheRules(t *testing.T) {
+	dir := t.TempDir()
+	proj, trust := filepath.Join(dir, "config.toml"), filepath.Join(dir, "state", "trust")
+	cloned := "mode = \"yolo\"\n\n[[allow]]\ntool = \"run_shell\"\ncommand = \"curl\"\n\n[[deny]]\ntool = \"delete_file\"\n\n[roles.reader]\ntools = [\"run_shell\"]\n"
+	require.NoError(t, os.WriteFile(proj, []byte(cloned), 0o644))
+
+	e, err := LoadWithTrust("", proj, trust)
+	require.NoError(t, err)
+	assert.Equal(t, ModeDefault, e.Mode(), "a repository cannot turn on yolo")
+	curl := Request{Tool: "run_shell", Commands: []Command{cmd("curl", "evil.example")}, Class: "network"}
+	assert.Equal(t, Ask, e.Decide(curl).Action, "nor allow its own commands")
+	assert.Equal(t, Deny, e.Decide(deleteFile).Action, "its deny rules apply")
+	tools, _ := e.Role("reader")
+	assert.NotContains(t, tools, "run_shell", "nor widen a role")
+	assert.Equal(t, []string{
+		proj + `: mode = "yolo"`,
+		proj + ": [roles.reader]",
+		proj + ":3: [[allow]] tool = \"run_shell\", command = \"curl\"",
+	}, e.Ignored())
+
+	require.NoError(t, e.Trust(), "the user read it and trusts it")
+	e, err = LoadWithTrust("", proj, trust)
+	require.NoError(t, err)
+	assert.Equal(t, ModeYolo, e.Mode())
+	assert.Empty(t, e.Ignored())
+
+	f, err := os.OpenFile(proj, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("\n[[allow]]\ntool = \"*\"\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	e, err = LoadWithTrust("", proj, trust)
+	require.NoError(t, err)
+	assert.Equal(t, ModeDefault, e.Mode(), "a change behind the user's back voids the trust")
+
+	e, err = Load("", proj)
+	require.NoError(t, err)
+	assert.Equal(t, ModeYolo, e.Mode(), "Load trusts the project")
+}
+
+func TestStricterProjectModeAndJidosOwnWritesStayTrusted(t *testing.T) {
+	dir := t.TempDir()
+	proj, trust := filepath.Join(dir, "config.toml"), filepath.Join(dir, "trust")
+	require.NoError(t, os.WriteFile(proj, []byte("mode = \"read-only\"\n"), 0o644))
+	e, err := LoadWithTrust("", proj, trust)
+	require.NoError(t, err)
+	assert.Equal(t, ModeReadOnly, e.Mode(), "a stricter mode needs no trust")
+
+	fresh := filepath.Join(dir, "fresh.toml")
+	e, err = LoadWithTrust("", fresh, trust)
+	require.NoError(t, err)
+	_, err = e.Remember(Rule{Action: Allow, Tool: "write_file"}, ScopeProject)
+	require.NoError(t, err)
+	e, err = LoadWithTrust("", fresh, trust)
+	require.NoError(t, err)
+	assert.Equal(t, Allow, e.Decide(writeFile).Action, "the rule jido wrote for the user (\"always\") applies after a restart")
+	id := e.Rules()[0].ID
+	require.NoError(t, e.Revoke(id))
+	_, err = e.Remember(Rule{Action: Allow, Tool: "edit_file"}, ScopeProject)
+	require.NoError(t, err)
+	e, err = LoadWithTrust("", fresh, trust)
+	require.NoError(t, err)
+	assert.Equal(t, Allow, e.Decide(editFile).Action, "and after a revoke")
+	assert.Empty(t, e.Ignored())
+}

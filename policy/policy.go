@@ -181,6 +181,10 @@ type Engine struct {
 	// parent, for an engine made by Fork, holds the project and user rules, the roles, and
 	// the mode when mode is "".
 	parent *Engine
+	// trustPath records the project config content the user trusts (LoadWithTrust);
+	// ignored lists what an untrusted project config asked for and did not get.
+	trustPath string
+	ignored   []string
 }
 
 // New returns an engine in mode with no rules and the default roles.
@@ -398,9 +402,15 @@ func (e *Engine) Remember(r Rule, scope Scope) (Rule, error) {
 		if path == "" {
 			return Rule{}, fmt.Errorf("policy: no %s config file to remember the rule in", scope)
 		}
+		retrust := scope == ScopeProject && e.trustPath != "" && e.trustsFile(path)
 		ord, line, err := appendRuleToFile(path, r)
 		if err != nil {
 			return Rule{}, err
+		}
+		if retrust { // jido wrote the file the user trusted: it stays trusted
+			if err := e.recordTrust(path); err != nil {
+				return Rule{}, err
+			}
 		}
 		en.file, en.ord = path, ord
 		en.rule.Source = fmt.Sprintf("%s:%d", path, line)
@@ -423,9 +433,15 @@ func (e *Engine) Revoke(id string) error {
 				continue
 			}
 			if en.file != "" {
+				retrust := en.rule.Scope == ScopeProject && e.trustPath != "" && e.trustsFile(en.file)
 				removed, err := removeRuleFromFile(en.file, en.ord, en.rule)
 				if err != nil {
 					return err
+				}
+				if retrust {
+					if err := e.recordTrust(en.file); err != nil {
+						return err
+					}
 				}
 				e.rules[si] = append(list[:i:i], list[i+1:]...)
 				if removed >= 0 {

@@ -32,6 +32,7 @@ Usage:
   jido eval [--root DIR] [--yes] [--mode MODE] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--revoke ID]
+  jido trust [--root DIR]
   jido tools [--root DIR] [--tools DIR] [--format jsonschema|openai|gemini|anthropic|mcp]
   jido version
 
@@ -60,6 +61,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runTools(args[1:], stdout, stderr)
 	case "undo":
 		return runUndo(args[1:], stdout, stderr)
+	case "trust":
+		return runTrust(args[1:], stdout, stderr)
 	case "rules":
 		return runRules(args[1:], stdout, stderr)
 	case "version", "--version":
@@ -105,12 +108,13 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 // SIGINT or SIGTERM), closes everything, and returns fn's exit code. A root or event file
 // that cannot be opened is a usage error reported on stderr.
 func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context.Context, *manager.Session) int) int {
-	m, _, done, err := f.openManager(nil)
+	m, perms, done, err := f.openManager(nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
 		return exitUsage
 	}
 	defer done()
+	warnUntrusted(perms, stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	s, err := m.Open(ctx, "")

@@ -14,7 +14,6 @@ import (
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/chat"
-	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
 	"github.com/peterh/liner"
@@ -64,12 +63,15 @@ func runAsk(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jido ask: %v\n", err)
 		return exitUsage
 	}
-	m, _, done, err := o.openManager(nil)
+	m, perms, done, err := o.openManager(nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido ask: %v\n", err)
 		return exitUsage
 	}
 	defer done()
+	if !o.json {
+		warnUntrusted(perms, stderr)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	s, err := m.Open(ctx, "")
@@ -116,6 +118,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer done()
+	warnUntrusted(perms, stderr)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s, err := m.Open(ctx, "")
@@ -224,13 +227,7 @@ func (o *chatOptions) openTranscript(a *agent.Agent) (*chat.Transcript, func(), 
 }
 
 // transcriptDir is where a project's transcripts live: beside its journal, outside the root.
-func transcriptDir(root string) (string, error) {
-	dir, err := journal.Dir(root)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(filepath.Dir(filepath.Dir(dir)), "transcripts", filepath.Base(dir)), nil
-}
+func transcriptDir(root string) (string, error) { return projectState(root, "transcripts") }
 
 // latestTranscript is the newest transcript of the project.
 func latestTranscript(root string) (string, error) {

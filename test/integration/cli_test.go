@@ -239,7 +239,21 @@ paths = ["locked/**"]
 		r := runJido(t, "", append([]string{"call", "--root", root}, args...)...)
 		return r.code, r.stdout
 	}
-	code, _ := call("write_file", `{"path":"b.txt","content":"b"}`)
+	// A project's config is not the user's: until trusted, it cannot loosen the rules.
+	r := runJido(t, "", "call", "--root", root, "run_shell", `{"command":"touch made.txt"}`)
+	assert.Equal(t, 1, r.code, "an untrusted allow rule does not apply")
+	assert.Contains(t, r.stdout, "needs approval")
+	assert.Contains(t, r.stderr, ".jido/config.toml is not trusted, so these parts of it are ignored")
+	assert.Contains(t, r.stderr, `mode = "auto-edit"`)
+	assert.Contains(t, r.stderr, `[[allow]] tool = "run_shell", command = "touch"`)
+	code, _ := call("--yes", "write_file", `{"path":"locked/x.txt","content":"x"}`)
+	assert.Equal(t, 1, code, "its deny rules apply all the same")
+	assert.NoFileExists(t, filepath.Join(root, "made.txt"))
+	r = runJido(t, "", "trust", "--root", root)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "--- trusted:")
+
+	code, _ = call("write_file", `{"path":"b.txt","content":"b"}`)
 	assert.Equal(t, 0, code, "auto-edit runs file changes")
 	code, _ = call("run_shell", `{"command":"touch made.txt"}`)
 	assert.Equal(t, 0, code, "an allow rule for the command")
@@ -258,7 +272,7 @@ paths = ["locked/**"]
 	assert.Equal(t, 0, code)
 
 	writeTree(t, root, map[string]string{".jido/config.toml": "mode = \"auto-edit\"\n[[allow]]\ntool = \"run_shell\"\nclass = \"sometimes\"\n"})
-	r := runJido(t, "", "call", "--root", root, "read_file", `{"path":"a.txt"}`)
+	r = runJido(t, "", "call", "--root", root, "read_file", `{"path":"a.txt"}`)
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, ".jido/config.toml:4", "a bad config names its file and line")
 }
@@ -266,6 +280,7 @@ paths = ["locked/**"]
 func TestRulesListAndRevoke(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{".jido/config.toml": "[[allow]]\ntool = \"run_shell\"\ncommand = \"go test\"\n\n[[deny]]\ntool = \"delete_file\"\n"})
+	require.Equal(t, 0, runJido(t, "", "trust", "--root", root).code)
 	r := runJido(t, "", "rules", "--root", root)
 	require.Equal(t, 0, r.code, r.stderr)
 	out := decodeJSON(t, r.stdout)

@@ -1,0 +1,84 @@
+package policy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// digest is the trust record of a project config's content.
+func digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// trusts reports whether data, a project config's content, may loosen the user's rules:
+// no trust file is kept, the config is empty, or its digest is the one recorded.
+func (e *Engine) trusts(data []byte) bool {
+	if e.trustPath == "" || len(bytes.TrimSpace(data)) == 0 {
+		return true
+	}
+	rec, err := os.ReadFile(e.trustPath)
+	return err == nil && strings.TrimSpace(string(rec)) == digest(data)
+}
+
+// trustsFile is trusts for the project config file at path (missing: empty).
+func (e *Engine) trustsFile(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	return e.trusts(data)
+}
+
+// Ignored lists what an untrusted project config asked for and was not given (allow rules,
+// a looser mode, roles), one "file:line: what" each, so that the user can be told.
+func (e *Engine) Ignored() []string {
+	if e.parent != nil {
+		return e.parent.Ignored()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.ignored...)
+}
+
+// Trust records the project config's current content as trusted, so that the next load
+// applies all of it (`jido trust`, after the user has read it). It is an error without a
+// trust file (LoadWithTrust) or a project config.
+func (e *Engine) Trust() error {
+	if e.parent != nil {
+		return e.parent.Trust()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	path := e.files[scopeIndex(ScopeProject)]
+	if e.trustPath == "" || path == "" {
+		return errors.New("policy: this engine keeps no trust record")
+	}
+	return e.recordTrust(path)
+}
+
+// recordTrust writes the digest of the project config at path to the trust file. The
+// caller holds e.mu.
+func (e *Engine) recordTrust(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("policy: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(e.trustPath), 0o700); err != nil {
+		return fmt.Errorf("policy: %w", err)
+	}
+	return writeAtomic(e.trustPath, []byte(digest(data)+"\n"))
+}
+
+// describeRule renders r on one line, for messages: `tool = "run_shell", command = "make"`.
+func describeRule(r Rule) string {
+	body := strings.TrimSpace(strings.SplitN(renderRule(r), "\n", 2)[1])
+	return strings.ReplaceAll(body, "\n", ", ")
+}
