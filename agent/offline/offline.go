@@ -53,6 +53,12 @@ func (p *Provider) Complete(ctx context.Context, req agent.Request, onText func(
 		return agent.Message{}, fmt.Errorf("%w: the last message is the assistant's", ErrNothingToAnswer)
 	}
 	h := readHistory(req.Messages)
+	offered := func(name string) bool {
+		return slices.ContainsFunc(req.Tools, func(s agent.ToolSpec) bool { return s.Name == name })
+	}
+	if next, ok := recovery(last.Results, h, offered); ok {
+		return say(next.Text, onText, next.Calls...), nil
+	}
 	if len(last.Results) > 0 {
 		var parts []string
 		for _, r := range last.Results {
@@ -86,12 +92,12 @@ func (p *Provider) interpreter(specs []agent.ToolSpec) *interpret.Interpreter {
 	return &interpret.Interpreter{Model: p.in.Model, Tools: offered, Clean: p.in.Clean}
 }
 
-// say is an assistant message of text, passed to onText as well.
-func say(text string, onText func(string)) agent.Message {
+// say is an assistant message of text (passed to onText as well) and calls.
+func say(text string, onText func(string), calls ...agent.ToolCall) agent.Message {
 	if onText != nil && text != "" {
 		onText(text)
 	}
-	return agent.Message{Role: agent.Assistant, Text: text}
+	return agent.Message{Role: agent.Assistant, Text: text, Calls: calls}
 }
 
 // noTools is the answer to a query no tool fits: why, and phrasings that work.

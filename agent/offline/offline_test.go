@@ -59,7 +59,7 @@ func (c *conversation) ask(query string) string {
 	c.t.Helper()
 	c.msgs = append(c.msgs, agent.Message{Role: agent.User, Text: query})
 	var turnCalls []agent.ToolCall
-	for range 3 {
+	for range 5 {
 		var streamed strings.Builder
 		reply, err := c.p.Complete(c.t.Context(), agent.Request{Messages: c.msgs, Tools: c.tools}, func(s string) { streamed.WriteString(s) })
 		require.NoError(c.t, err)
@@ -207,10 +207,10 @@ func TestRenderEachToolKind(t *testing.T) {
 			not:  []string{"more"},
 		},
 		{
-			name: "error", query: "read nope.go",
-			result: agent.ToolResult{Content: json.RawMessage(`{"type":"file-error","message":"open nope.go: file does not exist","details":{"path":"nope.go"},"recovery":["Check the path with list_dir or glob"]}`)},
-			call:   agent.ToolCall{Name: "read_file", Args: map[string]any{"path": "nope.go"}},
-			want:   []string{"file-error: open nope.go: file does not exist\n  hint: Check the path with list_dir or glob"},
+			name: "error", query: "read src/nope.go",
+			result: agent.ToolResult{Content: json.RawMessage(`{"type":"file-error","message":"open src/nope.go: file does not exist","details":{"path":"src/nope.go"},"recovery":["Check the path with list_dir or glob"]}`)},
+			call:   agent.ToolCall{Name: "read_file", Args: map[string]any{"path": "src/nope.go"}},
+			want:   []string{"file-error: open src/nope.go: file does not exist\n  hint: Check the path with list_dir or glob"},
 		},
 	}
 	for _, tc := range cases {
@@ -435,7 +435,10 @@ func TestWithRealSession(t *testing.T) {
 		{"show me the tree of docs", "2 entries under docs:\ndocs/README.md\ndocs/notes.txt"},
 		{"cd docs", "docs (2 entries):\nREADME.md\nnotes.txt"},
 		{"read these files", "docs/README.md (1 line)\n     1\t# Docs\n\ndocs/notes.txt (1 line)"},
-		{"read nope.go", "file-error: "},
+		{"read nope.go", "No file is named like nope.go."},
+		{"read the readme", "docs/README.md (1 line)\n     1\t# Docs"},
+		{"read LIB.GO", "lib/lib.go (3 lines)"},
+		{"read lib/none.go", "file-error: "},
 	}
 	for _, st := range steps {
 		text := c.ask(st.query)
