@@ -30,6 +30,7 @@ Usage:
   jido ask [--root DIR] [--yes] [--json] [--provider P] [--model M] QUESTION
   jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
   jido eval [--root DIR] [--yes] [--mode MODE] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
+  jido mcp [--root DIR] [--http ADDR [--http-any]] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--events FILE]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--revoke ID]
   jido trust [--root DIR]
@@ -59,6 +60,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runEval(args[1:], stdout, stderr)
 	case "tools":
 		return runTools(args[1:], stdout, stderr)
+	case "mcp":
+		return runMCP(args[1:], stdin, stdout, stderr)
 	case "undo":
 		return runUndo(args[1:], stdout, stderr)
 	case "trust":
@@ -108,7 +111,7 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 // SIGINT or SIGTERM), closes everything, and returns fn's exit code. A root or event file
 // that cannot be opened is a usage error reported on stderr.
 func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context.Context, *manager.Session) int) int {
-	m, perms, done, err := f.openManager(nil)
+	m, perms, done, err := f.openManager(nil, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
 		return exitUsage
@@ -127,21 +130,34 @@ func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context
 	return fn(ctx, s)
 }
 
-// openManager opens the project root as the flags say, with approver answering the
-// policy's asks (nil: headless). It returns the manager, its policy engine, and done,
-// which closes the manager and the event file.
-func (f *sessionFlags) openManager(approver manager.Approver) (*manager.Manager, *policy.Engine, func(), error) {
-	opts := manager.Config{
-		Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Approver: approver,
-		ToolDirs: append(userToolDirs(), f.tools...),
+// rootSetup is what a project root needs: the approval rules of the user's and the root's
+// config (with --mode over them), and its journal.
+func (f *sessionFlags) rootSetup(root string) (manager.RootSetup, error) {
+	perms, err := loadPermissions(root, f.mode)
+	if err != nil {
+		return manager.RootSetup{}, err
 	}
-	perms, err := loadPermissions(f.root, f.mode)
+	dir, err := journal.Dir(root)
+	if err != nil {
+		return manager.RootSetup{}, err
+	}
+	return manager.RootSetup{Permissions: perms, JournalDir: dir}, nil
+}
+
+// openManager opens the project root as the flags say, with approver answering the
+// policy's asks (nil: headless); a long-lived process (chat, mcp) also sweeps the temp
+// files of interrupted writes. Sessions may open other roots (an MCP client's), each set up
+// by rootSetup. It returns the manager, the root's policy engine, and done, which closes the
+// manager and the event file.
+func (f *sessionFlags) openManager(approver manager.Approver, longLived bool) (*manager.Manager, *policy.Engine, func(), error) {
+	setup, err := f.rootSetup(f.root)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	opts.Permissions = perms
-	if opts.JournalDir, err = journal.Dir(f.root); err != nil {
-		return nil, nil, nil, err
+	cfg := manager.Config{
+		Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Approver: approver,
+		Permissions: setup.Permissions, JournalDir: setup.JournalDir, OpenRoot: f.rootSetup,
+		ToolDirs: append(userToolDirs(), f.tools...), SweepTemps: longLived,
 	}
 	closeEvents := func() {}
 	if f.events != "" {
@@ -149,14 +165,14 @@ func (f *sessionFlags) openManager(approver manager.Approver) (*manager.Manager,
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		opts.Events, closeEvents = events, func() { events.Close() }
+		cfg.Events, closeEvents = events, func() { events.Close() }
 	}
-	m, err := manager.New(opts)
+	m, err := manager.New(cfg)
 	if err != nil {
 		closeEvents()
 		return nil, nil, nil, err
 	}
-	return m, perms, func() { m.Close(); closeEvents() }, nil
+	return m, setup.Permissions, func() { m.Close(); closeEvents() }, nil
 }
 
 // userToolDirs is the user's own directory of Lua tools ($XDG_CONFIG_HOME/jido/tools), when

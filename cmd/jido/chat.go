@@ -63,7 +63,7 @@ func runAsk(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jido ask: %v\n", err)
 		return exitUsage
 	}
-	m, perms, done, err := o.openManager(nil)
+	m, perms, done, err := o.openManager(nil, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido ask: %v\n", err)
 		return exitUsage
@@ -112,7 +112,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 	defer lines.Close()
 	color := colorOn(stdout)
 	approver := chat.NewApprover(lines, stdout, color)
-	m, perms, done, err := o.openManager(approver)
+	m, perms, done, err := o.openManager(approver, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido chat: %v\n", err)
 		return exitUsage

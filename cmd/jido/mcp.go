@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os/signal"
+	"syscall"
+	"time"
+
+	mcpserver "github.com/jido-run/jido/mcp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpOptions are the parsed arguments of `jido mcp`.
+type mcpOptions struct {
+	sessionFlags
+	rootSet bool   // --root was given: over stdio it is every session's root, whatever the client's
+	http    string // listen address of streamable HTTP ("" for stdio)
+	httpAny bool   // let --http listen on an address other than loopback
+}
+
+// parseMCP parses the arguments of `jido mcp`. A non-loopback --http address is refused
+// without --http-any: the server runs tools for whoever connects.
+func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
+	o := &mcpOptions{}
+	fs := newFlagSet("mcp", stderr)
+	o.register(fs)
+	fs.StringVar(&o.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
+	fs.BoolVar(&o.httpAny, "http-any", false, "let --http listen on an address other than loopback")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("mcp takes no arguments, got %q", fs.Args())
+	}
+	fs.Visit(func(f *flag.Flag) { o.rootSet = o.rootSet || f.Name == "root" })
+	switch {
+	case o.http == "" && o.httpAny:
+		return nil, errors.New("--http-any needs --http")
+	case o.http != "" && !o.httpAny:
+		if err := loopbackOnly(o.http); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+// loopbackOnly checks that addr (host:port) listens on loopback only.
+func loopbackOnly(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--http %q: %v (want host:port, e.g. 127.0.0.1:8765)", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("--http %q is not a loopback address: anyone who reaches it could run tools on this project; use 127.0.0.1, or add --http-any if you mean it", addr)
+	}
+	return nil
+}
+
+// runMCP implements `jido mcp`: an MCP server on standard input and output, or on
+// streamable HTTP with --http, until the client leaves or SIGINT/SIGTERM; running calls
+// then get a grace period to finish.
+func runMCP(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseMCP(argv, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido mcp: %v\n", err)
+		return exitUsage
+	}
+	var ln net.Listener
+	if o.http != "" {
+		if ln, err = net.Listen("tcp", o.http); err != nil {
+			fmt.Fprintf(stderr, "jido mcp: %v\n", err)
+			return exitToolError
+		}
+		defer ln.Close()
+	}
+	m, perms, done, err := o.openManager(nil, true)
+	if err != nil {
+		fmt.Fprintf(stderr, "jido mcp: %v\n", err)
+		return exitUsage
+	}
+	defer done()
+	warnUntrusted(perms, stderr)
+	// Over stdio --root fixes the root; over HTTP it bounds the roots clients may choose.
+	srv := mcpserver.New(m, mcpserver.Options{
+		Version:      version,
+		ClientRoots:  o.http != "" || !o.rootSet,
+		ConfineRoots: o.http != "",
+		IdleTimeout:  httpIdleTimeout,
+	})
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if ln == nil {
+		err = srv.Run(ctx, &mcp.IOTransport{Reader: readCloser(stdin), Writer: nopWriteCloser{stdout}})
+	} else {
+		fmt.Fprintf(stderr, "jido mcp: listening on http://%s%s\n", ln.Addr(), mcpserver.Path)
+		err = srv.Serve(ctx, ln)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "jido mcp: %v\n", err)
+		return exitToolError
+	}
+	return exitOK
+}
+
+// httpIdleTimeout closes an HTTP session unused for this long: a client that vanished
+// would otherwise keep its jido session open for the life of the server.
+const httpIdleTimeout = time.Hour
+
+// readCloser returns r as an io.ReadCloser: the session closes it at its end, which
+// unblocks a read waiting on standard input.
+func readCloser(r io.Reader) io.ReadCloser {
+	if rc, ok := r.(io.ReadCloser); ok {
+		return rc
+	}
+	return io.NopCloser(r)
+}
+
+// nopWriteCloser is a writer whose Close does nothing: the session must not close stdout.
+type nopWriteCloser struct{ io.Writer }
+
+// Close does nothing.
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseMCP(t *testing.T) {
+	cases := []struct {
+		name    string
+		args    []string
+		want    mcpOptions // the fields checked: root, rootSet, http, httpAny, yes, mode, role
+		wantErr string
+	}{
+		{name: "stdio defaults", args: nil, want: mcpOptions{sessionFlags: sessionFlags{root: "."}}},
+		{name: "root given", args: []string{"--root", "/p", "--yes", "--mode", "plan", "--role", "reader"},
+			want: mcpOptions{sessionFlags: sessionFlags{root: "/p", yes: true, mode: "plan", role: "reader"}, rootSet: true}},
+		{name: "loopback", args: []string{"--http", "127.0.0.1:8765"}, want: mcpOptions{sessionFlags: sessionFlags{root: "."}, http: "127.0.0.1:8765"}},
+		{name: "localhost", args: []string{"--http", "localhost:0"}, want: mcpOptions{sessionFlags: sessionFlags{root: "."}, http: "localhost:0"}},
+		{name: "ipv6 loopback", args: []string{"--http", "[::1]:9000"}, want: mcpOptions{sessionFlags: sessionFlags{root: "."}, http: "[::1]:9000"}},
+		{name: "any address allowed", args: []string{"--http", "0.0.0.0:8765", "--http-any"},
+			want: mcpOptions{sessionFlags: sessionFlags{root: "."}, http: "0.0.0.0:8765", httpAny: true}},
+		{name: "all interfaces", args: []string{"--http", ":8765"}, wantErr: "not a loopback address"},
+		{name: "unspecified", args: []string{"--http", "0.0.0.0:8765"}, wantErr: "not a loopback address"},
+		{name: "lan address", args: []string{"--http", "192.168.1.5:8765"}, wantErr: "not a loopback address"},
+		{name: "host name", args: []string{"--http", "example.com:8765"}, wantErr: "not a loopback address"},
+		{name: "no port", args: []string{"--http", "127.0.0.1"}, wantErr: "host:port"},
+		{name: "http-any alone", args: []string{"--http-any"}, wantErr: "--http-any needs --http"},
+		{name: "positional", args: []string{"serve"}, wantErr: "no arguments"},
+		{name: "flag after positional", args: []string{"x", "--yes"}, wantErr: "no arguments"},
+		{name: "unknown flag", args: []string{"--stdio"}, wantErr: "not defined"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o, err := parseMCP(c.args, io.Discard)
+			if c.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), c.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, c.want.root, o.root)
+			assert.Equal(t, c.want.rootSet, o.rootSet)
+			assert.Equal(t, c.want.http, o.http)
+			assert.Equal(t, c.want.httpAny, o.httpAny)
+			assert.Equal(t, c.want.yes, o.yes)
+			assert.Equal(t, c.want.mode, o.mode)
+			assert.Equal(t, c.want.role, o.role)
+		})
+	}
+}
+
+func TestRunMCPUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"mcp", "--http", "0.0.0.0:0"},
+		{"mcp", "extra"},
+		{"mcp", "--root", t.TempDir() + "/missing"},
+		{"mcp", "--root", t.TempDir(), "--mode", "reckless"},
+		{"mcp", "--root", t.TempDir(), "--role", "nobody"},
+	} {
+		var out, errb bytes.Buffer
+		assert.Equal(t, exitUsage, run(args, bytes.NewReader(nil), &out, &errb), "%q", args)
+		assert.Contains(t, errb.String(), "jido mcp: ", "%q", args)
+		assert.Empty(t, out.String(), "%q: stdout is the protocol's", args)
+	}
+	var out, errb bytes.Buffer
+	require.Equal(t, exitOK, run([]string{"help"}, nil, &out, &errb))
+	assert.Contains(t, out.String(), "jido mcp [--root DIR] [--http ADDR")
+}

@@ -1,0 +1,163 @@
+package mcpserver
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/tools/definitions"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// httpClient connects a client with opts (and roots) to the MCP endpoint url over
+// streamable HTTP; the session ends with the test.
+func httpClient(t *testing.T, url string, opts *mcp.ClientOptions, roots ...*mcp.Root) *mcp.ClientSession {
+	t.Helper()
+	return connectClient(t, &mcp.StreamableClientTransport{Endpoint: url}, opts, roots...)
+}
+
+// TestHTTPSessionsAreIndependent runs two HTTP clients on one server: each gets its own
+// jido session, and one's "allow for this session" does not reach the other.
+func TestHTTPSessionsAreIndependent(t *testing.T) {
+	root := t.TempDir()
+	srv, _ := newServer(t, manager.Config{Root: root, Permissions: projectPolicy(t, root)}, Options{}, map[string]string{"a.txt": "old\n"})
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close) // after the clients' cleanups: they end their event streams
+
+	allowing := &elicitations{action: "accept", decision: "allow_session"}
+	denying := &elicitations{action: "accept", decision: "deny"}
+	a := httpClient(t, hs.URL, &mcp.ClientOptions{ElicitationHandler: allowing.handler})
+	b := httpClient(t, hs.URL, &mcp.ClientOptions{ElicitationHandler: denying.handler})
+	for _, cs := range []*mcp.ClientSession{a, b} {
+		ok(t, call(t, cs, "read_file", map[string]any{"path": "a.txt"}))
+	}
+	assert.Len(t, srv.m.Sessions(), 2, "one jido session per MCP session")
+
+	ok(t, call(t, a, "write_file", map[string]any{"path": "a.txt", "content": "from a\n"}))
+	ok(t, call(t, a, "read_file", map[string]any{"path": "a.txt"}))
+	ok(t, call(t, a, "write_file", map[string]any{"path": "a.txt", "content": "from a again\n"}))
+	assert.Equal(t, 1, allowing.count(), "allowed for a's session: asked once")
+
+	ok(t, call(t, b, "read_file", map[string]any{"path": "a.txt"}))
+	e := toolError(t, call(t, b, "write_file", map[string]any{"path": "a.txt", "content": "from b\n"}))
+	assert.Equal(t, definitions.PermissionError, e["type"])
+	assert.Equal(t, 1, denying.count(), "b is asked: a's session rule is a's alone")
+	data, err := os.ReadFile(filepath.Join(root, "a.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "from a again\n", string(data))
+
+	require.NoError(t, a.Close())
+	assert.Eventually(t, func() bool { return len(srv.m.Sessions()) == 1 }, 5*time.Second, 10*time.Millisecond,
+		"the end of an MCP session closes its jido session")
+}
+
+func TestHTTPClientRootMustBeInsideTheServerRoot(t *testing.T) {
+	base := t.TempDir()
+	other := t.TempDir()
+	writeTree(t, other, map[string]string{"where.txt": "other\n"})
+	srv, _ := newServer(t, manager.Config{Root: base, OpenRoot: func(string) (manager.RootSetup, error) { return manager.RootSetup{}, nil }},
+		Options{ClientRoots: true, ConfineRoots: true}, map[string]string{"sub/where.txt": "sub\n"})
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close) // after the clients' cleanups: they end their event streams
+
+	inside := httpClient(t, hs.URL, nil, fileRoot(filepath.Join(base, "sub")))
+	assert.Contains(t, ok(t, call(t, inside, "read_file", map[string]any{"path": "where.txt"}))["content"], "sub")
+
+	outside := httpClient(t, hs.URL, nil, fileRoot(other))
+	_, err := outside.ListTools(t.Context(), nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "outside the server's root")
+	e := toolError(t, call(t, outside, "read_file", map[string]any{"path": "where.txt"}))
+	assert.Equal(t, definitions.PermissionError, e["type"])
+	assert.Contains(t, e["message"], other)
+}
+
+func TestHTTPRefusesCrossOriginRequests(t *testing.T) {
+	srv, _ := newServer(t, manager.Config{}, Options{}, nil)
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"page","version":"1"}}}`
+	for site, want := range map[string]int{"cross-site": http.StatusForbidden, "": http.StatusOK} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, hs.URL, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if site != "" {
+			req.Header.Set("Sec-Fetch-Site", site)
+		}
+		res, err := hs.Client().Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		assert.Equal(t, want, res.StatusCode, "Sec-Fetch-Site %q", site)
+	}
+}
+
+// serve runs srv.Serve on a loopback port until the returned cancel; served receives its
+// result.
+func serve(t *testing.T, srv *Server) (url string, cancel context.CancelFunc, served chan error) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	served = make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	t.Cleanup(cancel)
+	return "http://" + ln.Addr().String() + Path, cancel, served
+}
+
+func TestServeShutsDownAfterRunningCalls(t *testing.T) {
+	cases := []struct {
+		name    string
+		grace   time.Duration
+		command string
+		ok      bool // the running call completes
+	}{
+		{"within the grace", 10 * time.Second, "sleep 1; echo done", true},
+		{"past the grace", 200 * time.Millisecond, "sleep 30", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv, _ := newServer(t, manager.Config{}, Options{Grace: c.grace, ProgressEvery: 50 * time.Millisecond}, nil)
+			url, cancel, served := serve(t, srv)
+			running := make(chan struct{}, 100)
+			cs := httpClient(t, url, &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+				running <- struct{}{}
+			}})
+			result := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
+					Name: "run_shell", Arguments: map[string]any{"command": c.command}, Meta: mcp.Meta{"progressToken": 1},
+				})
+				assert.NoError(t, err)
+				result <- res
+			}()
+			<-running // the command runs
+			start := time.Now()
+			cancel()
+			res := <-result
+			if c.ok {
+				assert.Contains(t, ok(t, res)["stdout"], "done")
+			} else {
+				toolError(t, res)
+			}
+			select {
+			case err := <-served:
+				assert.NoError(t, err)
+			case <-time.After(10 * time.Second):
+				t.Fatal("Serve did not return")
+			}
+			assert.Less(t, time.Since(start), c.grace+5*time.Second)
+			_, err := srv.m.Open(t.Context(), "")
+			assert.ErrorIs(t, err, manager.ErrClosed, "the manager is shut down")
+		})
+	}
+}

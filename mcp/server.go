@@ -1,0 +1,262 @@
+// Package mcpserver serves jido's tools to MCP clients (editors, desktop agents) through
+// the official Go SDK, github.com/modelcontextprotocol/go-sdk/mcp. It lives in the
+// directory mcp/ but is named mcpserver, so that the SDK's package keeps its own name, mcp,
+// in this code and in its callers.
+//
+// # One jido session per MCP session
+//
+// A Server holds one manager.Manager for the process and gives every MCP session its own
+// mcp.Server and its own jido session (Manager.Open), closed when the MCP session ends.
+// A jido session is a VM, the files it has read, its "allow for this session" rules and
+// its commands: none of it may leak between clients. Its own mcp.Server gives each session
+// its own tool list too: the tools of a session depend on its root (user tools in
+// .jido/tools), role and mode, and change while it lives. Over stdio there is one session;
+// over streamable HTTP the SDK's handler asks for a server for each new session (see
+// Handler).
+//
+// The jido session is opened on the first tools/list or tools/call, within that request,
+// once the client's capabilities are known: its root (Options.ClientRoots) may come from
+// the client's roots/list, and its approver from the client's elicitation capability.
+// Each tools/list and, about once a second (Options.SyncEvery), a background loop re-read
+// Session.Tools() and add or remove tools on the session's mcp.Server, which makes the SDK
+// send notifications/tools/list_changed.
+//
+// # Protocol versions
+//
+// The server speaks the protocol versions up to 2025-11-25, whose sessions are stateful:
+// in the stateless 2026-07-28 protocol a server cannot send requests of its own in the
+// middle of a call (elicitation becomes a result that makes the client repeat the whole
+// call, which would repeat the part of a Lua tool that ran before the approval) and HTTP
+// sessions do not exist. SDK clients fall back to 2025-11-25 by themselves.
+//
+// # Calls
+//
+// tools/call runs manager.Session.Call. A result is the structuredContent (checked against
+// the tool's outputSchema by the tests) and one text content with its JSON; a tool error
+// is a result with isError and the error's JSON ({type, message, details, recovery}). An
+// unknown tool or bad arguments are tool errors too (validation-error), never protocol
+// errors. Approvals go to the client as elicitation/create when it can answer them,
+// otherwise the policy's headless rule applies. A call that carries a progress token gets
+// notifications/progress while its command runs.
+package mcpserver
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"log/slog"
+	"maps"
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/jido-run/jido/manager"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure a Server. Zero durations take the defaults given.
+type Options struct {
+	// Version is the server version reported to clients.
+	Version string
+	// ClientRoots lets a client that supports roots choose its session's root: the first
+	// file:// root of its roots/list. Otherwise, and for a client without roots, a session
+	// works on the manager's root (Config.Root).
+	ClientRoots bool
+	// ConfineRoots accepts a client's root only inside the manager's root, and refuses the
+	// session otherwise. HTTP needs it: any local process can connect to a loopback port.
+	ConfineRoots bool
+	// Grace is how long Run and Serve let running calls finish at shutdown before they
+	// cancel them (default 10 s).
+	Grace time.Duration
+	// ProgressEvery is the period of a call's progress notifications (default 1 s).
+	ProgressEvery time.Duration
+	// SyncEvery is the period at which a session's tool list is re-read (default 1 s).
+	SyncEvery time.Duration
+	// IdleTimeout closes an HTTP session no request has used for this long (0: never). A
+	// client that vanished without ending its session would otherwise hold it forever.
+	IdleTimeout time.Duration
+	// Logger receives the SDK's log of sessions and transports (nil: none).
+	Logger *slog.Logger
+}
+
+// Server serves the sessions of one manager to MCP clients.
+type Server struct {
+	m    *manager.Manager
+	opts Options
+
+	mu      sync.Mutex
+	live    map[*mcp.ServerSession]bool // sessions whose jido session is open
+	closing bool                        // shutdown is past its grace: HTTP requests are refused
+	// pending counts the HTTP POSTs being answered and the calls read from the transports
+	// of Connect and not answered yet: shutdown lets their answers out before it closes
+	// the sessions, which drops the answers not yet written.
+	pending inflight
+}
+
+// New returns a server of m's sessions.
+func New(m *manager.Manager, opts Options) *Server {
+	opts.Grace = cmp.Or(opts.Grace, 10*time.Second)
+	opts.ProgressEvery = cmp.Or(opts.ProgressEvery, time.Second)
+	opts.SyncEvery = cmp.Or(opts.SyncEvery, time.Second)
+	return &Server{m: m, opts: opts, live: map[*mcp.ServerSession]bool{}}
+}
+
+// statelessEra is the first protocol version without sessions (see the package doc).
+const statelessEra = "2026-07-28"
+
+// serverOptions are the options of every session's mcp.Server.
+func (s *Server) serverOptions() *mcp.ServerOptions {
+	return &mcp.ServerOptions{
+		Instructions: "jido's tools act on one project root, in a sandbox. Errors are JSON " +
+			"with a type and recovery hints; edit a file only after reading it.",
+		Logger: s.opts.Logger,
+		// Tools are added when the jido session opens, after initialize: declare them now.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		SupportedProtocolVersions: slices.DeleteFunc(mcp.SupportedProtocolVersions(), func(v string) bool {
+			return v >= statelessEra
+		}),
+	}
+}
+
+// implementation is how the server introduces itself.
+func (s *Server) implementation() *mcp.Implementation {
+	return &mcp.Implementation{Name: "jido", Version: cmp.Or(s.opts.Version, "dev")}
+}
+
+// Connect serves one MCP session over t, with its own mcp.Server and, once the client
+// lists or calls tools, its own jido session. It returns once the session is connected;
+// the session ends when the client closes it (ServerSession.Wait).
+func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
+	// The session outlives ctx's cancellation: shutdown ends it (Run, Serve).
+	return s.newSession().server.Connect(context.WithoutCancel(ctx), counted{t, &s.pending}, nil)
+}
+
+// Run serves one MCP session over t (stdio) until the client ends it or ctx is done, then
+// shuts the manager down: running calls get Options.Grace to finish.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	ss, err := s.Connect(ctx, t)
+	if err != nil {
+		s.shutdown()
+		return err
+	}
+	ended := make(chan struct{})
+	go func() {
+		ss.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-ctx.Done():
+	}
+	s.shutdown()
+	ss.Close()
+	<-ended
+	return nil
+}
+
+// newServerKey is the request context key of the mcp.Server that Handler makes for a new
+// session.
+type newServerKey struct{}
+
+// Handler returns the streamable HTTP handler of the server: a new mcp.Server, so a new
+// MCP session with its own jido session, for each request that starts a session (a POST
+// without Mcp-Session-Id); the SDK routes the other requests to their session. Requests a
+// browser marks as cross-origin are refused.
+//
+// The SDK's handler also asks for a server on every request, only to read the protocol
+// versions it speaks; those requests get a server that is never connected. The server of
+// a new session is made before the SDK's handler runs and passed in the request's
+// context, so that the two times the handler asks during that request get the same one.
+func (s *Server) Handler() http.Handler {
+	versions := mcp.NewServer(s.implementation(), s.serverOptions())
+	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+		if srv, ok := r.Context().Value(newServerKey{}).(*mcp.Server); ok {
+			return srv
+		}
+		return versions
+	}, &mcp.StreamableHTTPOptions{SessionTimeout: s.opts.IdleTimeout, Logger: s.opts.Logger})
+	// A web page the user visits must not drive the server through the browser: refuse
+	// cross-origin requests (the SDK already refuses a foreign Host on loopback).
+	return http.NewCrossOriginProtection().Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			if !s.enter() {
+				http.Error(w, "jido mcp is shutting down", http.StatusServiceUnavailable)
+				return
+			}
+			defer s.pending.add(-1)
+			if r.Header.Get("Mcp-Session-Id") == "" {
+				r = r.WithContext(context.WithValue(r.Context(), newServerKey{}, s.newSession().server))
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+}
+
+// enter registers a POST about to be answered; it fails once shutdown has closed the door.
+// A POST carries a request, a notification or the client's answer to the server (an
+// approval), so POSTs are taken until the running calls have ended.
+func (s *Server) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.pending.add(1)
+	return true
+}
+
+// Path is where Serve answers MCP requests.
+const Path = "/mcp"
+
+// Serve answers MCP over streamable HTTP on ln, at Path, until ctx is done; then it stops
+// accepting connections, shuts the manager down (running calls get Options.Grace to
+// finish), lets the responses being written go out, ends the sessions and closes the
+// connections left (the clients' event streams).
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	mux := http.NewServeMux()
+	mux.Handle(Path, s.Handler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		s.shutdown()
+		return err
+	case <-ctx.Done():
+	}
+	stopped := make(chan struct{})
+	go func() {
+		_ = hs.Shutdown(context.Background()) // stops listening; returns when idle or closed
+		close(stopped)
+	}()
+	s.shutdown()
+	hs.Close()
+	<-stopped
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// flushWait bounds how long shutdown waits, after the calls, for the answers being
+// written: a request cannot wait for the client any more (HTTP answers are refused).
+const flushWait = 5 * time.Second
+
+// shutdown shuts the manager down, giving running calls Options.Grace; then refuses HTTP
+// requests, waits for the answers being written (the results of the last calls), and ends
+// the sessions left.
+func (s *Server) shutdown() {
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.Grace)
+	defer cancel()
+	_ = s.m.Shutdown(ctx) // an error says that calls were cancelled, as the grace intends
+	s.mu.Lock()
+	s.closing = true
+	live := slices.Collect(maps.Keys(s.live))
+	s.mu.Unlock()
+	s.pending.wait(flushWait)
+	for _, ss := range live {
+		ss.Close()
+	}
+}

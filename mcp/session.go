@@ -1,0 +1,120 @@
+package mcpserver
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/jido-run/jido/manager"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// session is one MCP session: its own mcp.Server, and the jido session opened for it.
+type session struct {
+	srv    *Server
+	server *mcp.Server
+	tools  toolSet
+
+	mu   sync.Mutex
+	jido *manager.Session // nil until opened
+	err  error            // why it could not be opened: every request of the session fails with it
+}
+
+// newSession makes the mcp.Server of a new MCP session.
+func (s *Server) newSession() *session {
+	c := &session{srv: s, server: mcp.NewServer(s.implementation(), s.serverOptions())}
+	c.tools = toolSet{server: c.server, call: c.call}
+	c.server.AddReceivingMiddleware(c.intercept)
+	return c
+}
+
+// intercept sees every request of the session before the SDK handles it. tools/list opens
+// the jido session if needed and re-reads its tools first. tools/call of a tool the server
+// does not offer (unknown, left out by the role, or not listed yet) goes to the tools'
+// handler here, where the SDK would answer a protocol error: the jido session runs it or
+// says why not (a validation-error with the nearest name, a permission-error).
+func (c *session) intercept(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch r := req.(type) {
+		case *mcp.ListToolsRequest:
+			js, err := c.open(ctx, r.Session)
+			if err != nil {
+				return nil, err
+			}
+			c.tools.sync(js.Tools())
+		case *mcp.CallToolRequest:
+			if r.Params == nil || !c.tools.has(r.Params.Name) {
+				return c.call(ctx, r)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// open returns the session's jido session, opening it on first use, within the request
+// of ctx (roots/list goes out on its stream). A failure sticks: every later request of the
+// MCP session fails with the same error.
+func (c *session) open(ctx context.Context, ss *mcp.ServerSession) (*manager.Session, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.jido != nil || c.err != nil {
+		return c.jido, c.err
+	}
+	c.jido, c.err = c.srv.openSession(ctx, ss)
+	if c.err == nil {
+		c.tools.sync(c.jido.Tools())
+		c.srv.track(ss, true)
+		go c.watch(ss, c.jido)
+	}
+	return c.jido, c.err
+}
+
+// openSession opens the jido session of the MCP session ss: on the root the client chose
+// (see root), with the client's elicitation as its approver when the client can answer.
+func (s *Server) openSession(ctx context.Context, ss *mcp.ServerSession) (*manager.Session, error) {
+	root, err := s.root(ctx, ss)
+	if err != nil {
+		return nil, err
+	}
+	var opts []manager.SessionOption
+	if root != "" {
+		opts = append(opts, manager.WithRoot(root))
+	}
+	if canElicit(ss) {
+		opts = append(opts, manager.WithApprover(elicitor{ss}))
+	}
+	return s.m.Open(ctx, "", opts...)
+}
+
+// watch keeps the session's tool list in step with js's until the MCP session ends, then
+// closes js.
+func (c *session) watch(ss *mcp.ServerSession, js *manager.Session) {
+	ended := make(chan struct{})
+	go func() {
+		ss.Wait()
+		close(ended)
+	}()
+	tick := time.NewTicker(c.srv.opts.SyncEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ended:
+			js.Close()
+			c.srv.track(ss, false)
+			return
+		case <-tick.C:
+			c.tools.sync(js.Tools())
+		}
+	}
+}
+
+// track records (or forgets) a session whose jido session is open, for shutdown.
+func (s *Server) track(ss *mcp.ServerSession, open bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if open {
+		s.live[ss] = true
+	} else {
+		delete(s.live, ss)
+	}
+}

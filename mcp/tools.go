@@ -1,0 +1,90 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/jido-run/jido/bridge"
+	"github.com/jido-run/jido/tools/definitions"
+	"github.com/jido-run/jido/tools/export"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpTool is the MCP form of t: export.MCPTool's name, description, input schema and
+// annotations, plus the output schema of a built-in tool's result. A tool whose result has
+// no declared type (a user's Lua tool) has no output schema.
+func mcpTool(t *definitions.Tool) *mcp.Tool {
+	mt := export.MCPTool(t)
+	if typ, ok := bridge.ResultType(t.Name); ok {
+		mt.OutputSchema = outputSchema(typ)
+	}
+	return mt
+}
+
+// offered is a tool as a server offers it: its declaration, and the JSON of its MCP form,
+// to tell a changed declaration from a new value of the same one.
+type offered struct {
+	decl *definitions.Tool
+	form []byte
+}
+
+// toolSet keeps the tools of an mcp.Server in step with a jido session's, which can change
+// while it lives (user tools in .jido/tools are added, edited, removed). Adding or removing
+// a tool makes the SDK send notifications/tools/list_changed to the client.
+type toolSet struct {
+	server *mcp.Server
+	call   mcp.ToolHandler // the handler of every tool
+
+	mu    sync.Mutex
+	tools map[string]offered // by name
+}
+
+// has reports whether the server offers the tool name.
+func (ts *toolSet) has(name string) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	_, ok := ts.tools[name]
+	return ok
+}
+
+// sync makes the server offer exactly tools: it adds the new ones, replaces the changed
+// ones and removes those gone, and reports whether anything changed.
+func (ts *toolSet) sync(tools []*definitions.Tool) (changed bool) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.tools == nil {
+		ts.tools = map[string]offered{}
+	}
+	keep := map[string]bool{}
+	for _, t := range tools {
+		keep[t.Name] = true
+		old, ok := ts.tools[t.Name]
+		if ok && old.decl == t {
+			continue
+		}
+		mt := mcpTool(t)
+		// The form only tells whether the tool changed: one that does not marshal (the SDK
+		// then fails to list it, saying why) has none and counts as changed.
+		form, _ := json.Marshal(mt)
+		ts.tools[t.Name] = offered{decl: t, form: form}
+		if !ok || form == nil || !bytes.Equal(old.form, form) {
+			ts.server.AddTool(mt, ts.call)
+			changed = true
+		}
+	}
+	var gone []string
+	for _, name := range slices.Sorted(maps.Keys(ts.tools)) {
+		if !keep[name] {
+			gone = append(gone, name)
+			delete(ts.tools, name)
+		}
+	}
+	if len(gone) > 0 {
+		ts.server.RemoveTools(gone...)
+		changed = true
+	}
+	return changed
+}

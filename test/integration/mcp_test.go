@@ -1,0 +1,390 @@
+package integration
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// mcpStdio starts `jido mcp args...` in dir and connects a client with opts (and roots) to
+// it over stdio; the session (and the process) end with the test.
+func mcpStdio(t *testing.T, dir string, opts *mcp.ClientOptions, roots []*mcp.Root, args ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(jidoBin, append([]string{"mcp"}, args...)...)
+	cmd.Dir = dir
+	return mcpConnect(t, &mcp.CommandTransport{Command: cmd}, opts, roots)
+}
+
+// mcpConnect connects a client with opts (and roots) over tr; the session ends with the test.
+func mcpConnect(t *testing.T, tr mcp.Transport, opts *mcp.ClientOptions, roots []*mcp.Root) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "jido-integration", Version: "v0"}, opts)
+	c.AddRoots(roots...)
+	cs, err := c.Connect(t.Context(), tr, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// mcpCall calls a tool; a tool call is never a protocol error.
+func mcpCall(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	require.NoError(t, err)
+	return res
+}
+
+// mcpText is the JSON of a result's one text content, decoded.
+func mcpText(t *testing.T, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	require.NotNil(t, res, "no result")
+	require.Len(t, res.Content, 1)
+	return decodeJSON(t, res.Content[0].(*mcp.TextContent).Text)
+}
+
+// dirRoot is the MCP root of a local directory.
+func dirRoot(dir string) *mcp.Root { return &mcp.Root{URI: "file://" + filepath.ToSlash(dir)} }
+
+func TestMCPStdioServesTheTools(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.txt": "alpha\n"})
+	cs := mcpStdio(t, t.TempDir(), nil, nil, "--root", root)
+
+	tools, err := cs.ListTools(t.Context(), nil)
+	require.NoError(t, err)
+	byName := map[string]*mcp.Tool{}
+	for _, tool := range tools.Tools {
+		byName[tool.Name] = tool
+		assert.NotNil(t, tool.OutputSchema, "%s has an output schema", tool.Name)
+	}
+	require.Contains(t, byName, "read_file")
+	assert.True(t, byName["read_file"].Annotations.ReadOnlyHint)
+	assert.True(t, *byName["delete_file"].Annotations.DestructiveHint)
+	assert.False(t, *byName["write_file"].Annotations.DestructiveHint)
+
+	res := mcpCall(t, cs, "read_file", map[string]any{"path": "a.txt"})
+	require.False(t, res.IsError)
+	assert.Equal(t, "     1\talpha\n", res.StructuredContent.(map[string]any)["content"])
+	assert.Equal(t, res.StructuredContent, mcpText(t, res))
+
+	for args, errType := range map[string]string{"missing.txt": "file-error", "../outside": "permission-error"} {
+		res = mcpCall(t, cs, "read_file", map[string]any{"path": args})
+		assert.True(t, res.IsError)
+		assert.Equal(t, errType, mcpText(t, res)["type"])
+	}
+	res = mcpCall(t, cs, "read_fiel", map[string]any{"path": "a.txt"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, "validation-error", mcpText(t, res)["type"])
+}
+
+func TestMCPStdioRoot(t *testing.T) {
+	cwd, project := t.TempDir(), t.TempDir()
+	writeTree(t, cwd, map[string]string{"where.txt": "cwd\n"})
+	writeTree(t, project, map[string]string{"where.txt": "project\n"})
+	cases := []struct {
+		name  string
+		caps  *mcp.ClientCapabilities
+		roots []*mcp.Root
+		args  []string
+		want  string
+	}{
+		{"the client's root", nil, []*mcp.Root{dirRoot(project)}, nil, "project"},
+		{"a client without roots: the current directory", &mcp.ClientCapabilities{}, []*mcp.Root{dirRoot(project)}, nil, "cwd"},
+		{"--root wins", nil, []*mcp.Root{dirRoot(project)}, []string{"--root", cwd}, "cwd"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cs := mcpStdio(t, cwd, &mcp.ClientOptions{Capabilities: c.caps}, c.roots, c.args...)
+			res := mcpCall(t, cs, "read_file", map[string]any{"path": "where.txt"})
+			require.False(t, res.IsError, "%v", res.Content)
+			assert.Contains(t, res.StructuredContent.(map[string]any)["content"], c.want)
+		})
+	}
+}
+
+func TestMCPStdioApprovalAndProgress(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.txt": "old\n"})
+	var mu sync.Mutex
+	var asked []string
+	var progress []string
+	decision := "deny"
+	cs := mcpStdio(t, root, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			asked = append(asked, req.Params.Message)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": decision}}, nil
+		},
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			progress = append(progress, req.Params.Message)
+		},
+	}, nil)
+	require.False(t, mcpCall(t, cs, "read_file", map[string]any{"path": "a.txt"}).IsError)
+
+	res := mcpCall(t, cs, "write_file", map[string]any{"path": "a.txt", "content": "new\n"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, "permission-error", mcpText(t, res)["type"])
+	data, err := os.ReadFile(filepath.Join(root, "a.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "old\n", string(data), "a denied write leaves the file as it was")
+
+	mu.Lock()
+	decision = "allow_session"
+	mu.Unlock()
+	require.False(t, mcpCall(t, cs, "write_file", map[string]any{"path": "a.txt", "content": "new\n"}).IsError)
+	data, err = os.ReadFile(filepath.Join(root, "a.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "new\n", string(data))
+
+	res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{
+		Name: "run_shell", Arguments: map[string]any{"command": "sleep 2"}, Meta: mcp.Meta{"progressToken": "p"},
+	})
+	require.NoError(t, err)
+	require.False(t, res.IsError, "%v", res.Content)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, asked, 3, "asked for each write, then for the command")
+	assert.Contains(t, asked[0], "write_file")
+	assert.Contains(t, asked[2], "sleep 2")
+	require.NotEmpty(t, progress, "a 2 s command reports progress every second")
+	assert.Regexp(t, `^run_shell: \d+ s, 0 B of output$`, progress[0])
+}
+
+func TestMCPStdioShutsDownOnSIGTERM(t *testing.T) {
+	cmd := exec.Command(jidoBin, "mcp", "--root", t.TempDir(), "--yes")
+	progress := make(chan struct{}, 10)
+	cs := mcpConnect(t, &mcp.CommandTransport{Command: cmd}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progress <- struct{}{} },
+	}, nil)
+	running := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
+			Name: "run_shell", Arguments: map[string]any{"command": "sleep 2; echo done"}, Meta: mcp.Meta{"progressToken": 1},
+		})
+		assert.NoError(t, err)
+		running <- res
+	}()
+	<-progress // the command runs
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	res := <-running
+	require.NotNil(t, res, "the running call is answered")
+	require.False(t, res.IsError, "the running call finishes within the grace: %v", res.Content)
+	assert.Equal(t, "done\n", res.StructuredContent.(map[string]any)["stdout"])
+	ended := make(chan error, 1)
+	go func() { ended <- cs.Wait() }()
+	select {
+	case <-ended:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server did not end the session")
+	}
+	assert.NoError(t, cs.Close(), "jido mcp exits 0")
+}
+
+// listening matches the line where jido mcp --http prints its URL.
+var listening = regexp.MustCompile(`listening on (http://\S+)`)
+
+// mcpHTTP starts `jido mcp --http 127.0.0.1:0 args...` and returns the URL it prints and
+// the process; the process is killed at the end of the test if still running.
+func mcpHTTP(t *testing.T, args ...string) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(jidoBin, append([]string{"mcp", "--http", "127.0.0.1:0"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	urls := make(chan string, 1)
+	go func() {
+		lines := bufio.NewScanner(stderr)
+		for lines.Scan() {
+			if m := listening.FindStringSubmatch(lines.Text()); m != nil {
+				urls <- m[1]
+			}
+		}
+	}()
+	select {
+	case url := <-urls:
+		return url, cmd
+	case <-time.After(10 * time.Second):
+		t.Fatal("jido mcp --http printed no URL")
+	}
+	return "", nil
+}
+
+// waitExit waits for the process to end and returns its exit code.
+func waitExit(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		require.NoError(t, err)
+		return 0
+	case <-time.After(20 * time.Second):
+		t.Fatal("jido mcp did not exit")
+	}
+	return -1
+}
+
+func TestMCPHTTPServesSessionsAndShutsDownOnSignals(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, map[string]string{"a.txt": "alpha\n"})
+			url, cmd := mcpHTTP(t, "--root", root, "--yes")
+			progress := make(chan struct{}, 10)
+			a := mcpConnect(t, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientOptions{
+				ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progress <- struct{}{} },
+			}, nil)
+			b := mcpConnect(t, &mcp.StreamableClientTransport{Endpoint: url}, nil, nil)
+			for _, cs := range []*mcp.ClientSession{a, b} {
+				res := mcpCall(t, cs, "read_file", map[string]any{"path": "a.txt"})
+				require.False(t, res.IsError)
+			}
+			running := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				res, err := a.CallTool(context.Background(), &mcp.CallToolParams{
+					Name: "run_shell", Arguments: map[string]any{"command": "sleep 2; echo done"}, Meta: mcp.Meta{"progressToken": 1},
+				})
+				assert.NoError(t, err)
+				running <- res
+			}()
+			<-progress // the command runs (a notification after its first second)
+			require.NoError(t, cmd.Process.Signal(sig))
+			res := <-running
+			require.NotNil(t, res, "the running call is answered")
+			require.False(t, res.IsError, "the running call finishes within the grace: %v", res.Content)
+			assert.Equal(t, "done\n", res.StructuredContent.(map[string]any)["stdout"])
+			assert.Equal(t, 0, waitExit(t, cmd), "a clean shutdown")
+		})
+	}
+}
+
+func TestMCPHTTPRefusesARootOutsideItsOwn(t *testing.T) {
+	root, other := t.TempDir(), t.TempDir()
+	writeTree(t, root, map[string]string{"sub/where.txt": "inside\n"})
+	url, _ := mcpHTTP(t, "--root", root)
+	inside := mcpConnect(t, &mcp.StreamableClientTransport{Endpoint: url}, nil, []*mcp.Root{dirRoot(filepath.Join(root, "sub"))})
+	res := mcpCall(t, inside, "read_file", map[string]any{"path": "where.txt"})
+	require.False(t, res.IsError, "%v", res.Content)
+
+	outside := mcpConnect(t, &mcp.StreamableClientTransport{Endpoint: url}, nil, []*mcp.Root{dirRoot(other)})
+	res = mcpCall(t, outside, "list_dir", nil)
+	assert.True(t, res.IsError)
+	e := mcpText(t, res)
+	assert.Equal(t, "permission-error", e["type"])
+	assert.Contains(t, e["message"], "outside the server's root")
+}
+
+func TestMCPUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"mcp", "--http", "0.0.0.0:0"},
+		{"mcp", "--http-any"},
+		{"mcp", "stray"},
+	} {
+		r := runJido(t, "", args...)
+		assert.Equal(t, 2, r.code, "%q", args)
+		assert.Contains(t, r.stderr, "jido mcp: ", "%q", args)
+	}
+	r := runJido(t, "", "mcp", "--http", "0.0.0.0:0")
+	assert.Contains(t, r.stderr, "not a loopback address")
+}
+
+// inspectorCLI is the MCP Inspector's CLI, which .ci/run installs (pinned) into the
+// repository's git-ignored .cache/inspector.
+var inspectorCLI = filepath.Join("..", "..", ".cache", "inspector", "node_modules", ".bin", "mcp-inspector-cli")
+
+// inspector runs the MCP Inspector's CLI with args after --cli and returns its standard
+// output decoded. A missing or other version of the Inspector fails the test with how to
+// install it: the test never skips.
+func inspector(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	pin, err := os.ReadFile(filepath.Join("testdata", "mcp", "inspector-cli.version"))
+	require.NoError(t, err)
+	want := strings.TrimSpace(string(pin))
+	install := "run .ci/run, or from the repository root: npm install --prefix .cache/inspector --save-exact @modelcontextprotocol/inspector-cli@" + want
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatalf("node is not installed: the MCP Inspector needs it (apt-get install -y nodejs npm), then %s", install)
+	}
+	bin, err := filepath.Abs(inspectorCLI)
+	require.NoError(t, err)
+	pkg, err := os.ReadFile(filepath.Join(filepath.Dir(bin), "..", "@modelcontextprotocol", "inspector-cli", "package.json"))
+	if err != nil {
+		t.Fatalf("the MCP Inspector CLI is not installed (%v): %s", err, install)
+	}
+	var installed struct{ Version string }
+	require.NoError(t, json.Unmarshal(pkg, &installed))
+	if installed.Version != want {
+		t.Fatalf("the MCP Inspector CLI installed is %s, the tests pin %s: %s", installed.Version, want, install)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"--cli"}, args...)...)
+	// It finds its own package.json as ../package.json of the working directory, which
+	// holds only when it runs from the node_modules of its install prefix.
+	cmd.Dir = filepath.Dir(filepath.Dir(bin))
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	require.NoError(t, cmd.Run(), "mcp-inspector-cli --cli %q\nstdout: %s\nstderr: %s", args, out.String(), errb.String())
+	var v map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &v), "output: %s", out.String())
+	return v
+}
+
+// TestMCPWithTheInspector drives jido mcp with a client we did not write, the MCP
+// Inspector's CLI (TypeScript SDK, which also checks every structured result against the
+// tool's output schema), over stdio and over HTTP.
+func TestMCPWithTheInspector(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"hello.txt": "hello from jido\n"})
+	url, _ := mcpHTTP(t, "--root", root)
+	targets := map[string][]string{
+		"stdio": {jidoBin, "mcp", "--root", root},
+		"http":  {url, "--transport", "http"},
+	}
+	for name, target := range targets {
+		t.Run(name, func(t *testing.T) {
+			list := inspector(t, append(target, "--method", "tools/list")...)
+			tools := map[string]map[string]any{}
+			for _, tool := range list["tools"].([]any) {
+				tools[tool.(map[string]any)["name"].(string)] = tool.(map[string]any)
+			}
+			require.Contains(t, tools, "read_file")
+			assert.Equal(t, true, tools["read_file"]["annotations"].(map[string]any)["readOnlyHint"])
+			assert.Equal(t, true, tools["delete_file"]["annotations"].(map[string]any)["destructiveHint"])
+			assert.NotNil(t, tools["read_file"]["outputSchema"])
+
+			res := inspector(t, append(target, "--method", "tools/call", "--tool-name", "read_file", "--tool-arg", "path=hello.txt")...)
+			assert.Nil(t, res["isError"])
+			assert.Equal(t, "     1\thello from jido\n", res["structuredContent"].(map[string]any)["content"])
+
+			res = inspector(t, append(target, "--method", "tools/call", "--tool-name", "read_file", "--tool-arg", "path=missing.txt")...)
+			assert.Equal(t, true, res["isError"])
+			assert.Contains(t, res["content"].([]any)[0].(map[string]any)["text"], `"type":"file-error"`)
+		})
+	}
+}
