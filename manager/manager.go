@@ -92,11 +92,7 @@ type Manager struct {
 	main   *project // Config.Root
 	events *eventLog
 
-	// ctx is the parent of every call's context; Shutdown cancels it when its grace ends.
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-
-	mu       sync.Mutex
+	mu       sync.RWMutex        // read-locked by every call's begin: calls do not queue on it
 	projects map[string]*project // by rootKey, the main one included
 	sessions map[string]*Session
 	closing  bool
@@ -125,9 +121,8 @@ func New(cfg Config) (*Manager, error) {
 		return nil, err
 	}
 	main.refs = 1 // the manager's own hold
-	ctx, cancel := context.WithCancelCause(context.Background())
 	m := &Manager{
-		cfg: cfg, main: main, events: newEventLog(cfg.Events), ctx: ctx, cancel: cancel,
+		cfg: cfg, main: main, events: newEventLog(cfg.Events),
 		projects: map[string]*project{key: main}, sessions: map[string]*Session{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -142,16 +137,16 @@ func (m *Manager) Root() string { return m.main.root.Path() }
 
 // Session returns the open session with the given id.
 func (m *Manager) Session(id string) (*Session, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	s, ok := m.sessions[id]
 	return s, ok
 }
 
 // Sessions returns the ids of the open sessions, sorted.
 func (m *Manager) Sessions() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	return slices.Sorted(maps.Keys(m.sessions))
 }
 
@@ -241,8 +236,8 @@ func (m *Manager) forget(s *Session) {
 
 // begin registers a call about to run; it fails once Shutdown has begun.
 func (m *Manager) begin() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	if m.closing {
 		return ErrClosed
 	}
@@ -250,13 +245,14 @@ func (m *Manager) begin() error {
 	return nil
 }
 
-// bind derives a call's context from ctx that also ends when Shutdown gives up waiting.
-func (m *Manager) bind(ctx context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	stop := context.AfterFunc(m.ctx, func() { cancel(context.Cause(m.ctx)) })
-	return ctx, func() {
-		stop()
-		cancel(nil)
+// cancelCalls ends every running call (their commands are killed) and the calls waiting
+// for their session: each session's VM is aborted.
+func (m *Manager) cancelCalls() {
+	m.mu.RLock()
+	sessions := slices.Collect(maps.Values(m.sessions))
+	m.mu.RUnlock()
+	for _, s := range sessions {
+		s.vm.Abort(ErrClosed)
 	}
 }
 
@@ -270,9 +266,9 @@ func (m *Manager) sweepIdle() {
 		case <-m.stop:
 			return
 		case now := <-tick.C:
-			m.mu.Lock()
+			m.mu.RLock()
 			sessions := slices.Collect(maps.Values(m.sessions))
-			m.mu.Unlock()
+			m.mu.RUnlock()
 			for _, s := range sessions {
 				if s.idleSince(now) > ttl {
 					s.expire(ttl)
@@ -310,20 +306,19 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		case <-idle:
 		case <-ctx.Done():
 			err = ctx.Err()
-			m.cancel(ErrClosed)
+			m.cancelCalls()
 			<-idle
 		}
 	}
-	m.mu.Lock()
+	m.mu.RLock()
 	sessions := slices.Collect(maps.Values(m.sessions))
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	for _, s := range sessions {
 		s.Close()
 	}
 	m.mu.Lock()
 	m.release(m.main)
 	m.mu.Unlock()
-	m.cancel(ErrClosed)
 	close(m.done)
 	return err
 }

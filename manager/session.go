@@ -73,8 +73,6 @@ type Session struct {
 	busy     atomic.Int32 // calls in progress or waiting for the session
 	lastUsed atomic.Int64 // unix nanoseconds of the last call's end (or Open)
 
-	runMu     sync.Mutex              // guards cancelRun, which Close uses while mu is held by the call
-	cancelRun context.CancelCauseFunc // of the running call; nil between calls
 
 	mu      sync.Mutex
 	calls   int
@@ -192,8 +190,8 @@ func (s *Session) Call(ctx context.Context, call ToolCall) ToolResult {
 }
 
 // enter starts a call or an eval: it registers it with the manager (so that Shutdown waits
-// for it and can cancel it), takes the session, and returns the call's context and done,
-// which undoes all that. It fails on a closed session or a manager shutting down.
+// for it, and can end it through the VM's Abort) and takes the session; done undoes both.
+// It fails on a closed session or a manager shutting down.
 func (s *Session) enter(ctx context.Context) (context.Context, func(), *definitions.ToolError) {
 	if err := s.m.begin(); err != nil {
 		return nil, nil, definitions.NewError(definitions.InternalError, "the session's manager is shutting down").Hint("Retry on another server, or later")
@@ -210,19 +208,7 @@ func (s *Session) enter(ctx context.Context) (context.Context, func(), *definiti
 		leave()
 		return nil, nil, s.errClosed()
 	}
-	ctx, unbind := s.m.bind(ctx)
-	ctx, cancel := context.WithCancelCause(ctx)
-	s.runMu.Lock()
-	s.cancelRun = cancel
-	s.runMu.Unlock()
-	return ctx, func() {
-		s.runMu.Lock()
-		s.cancelRun = nil
-		s.runMu.Unlock()
-		cancel(nil)
-		unbind()
-		leave()
-	}, nil
+	return ctx, leave, nil
 }
 
 // errSessionClosed ends a call whose session is closed under it.
@@ -326,11 +312,7 @@ func (s *Session) Eval(ctx context.Context, src string) ([]any, *definitions.Too
 // it to return, kills the session's background jobs, and releases its VM. Close is
 // idempotent.
 func (s *Session) Close() error {
-	s.runMu.Lock()
-	if s.cancelRun != nil {
-		s.cancelRun(errSessionClosed)
-	}
-	s.runMu.Unlock()
+	s.vm.Abort(errSessionClosed) // the running call ends; the VM is closed below
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

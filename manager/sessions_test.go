@@ -136,11 +136,7 @@ func TestCloseCancelsTheRunningCall(t *testing.T) {
 	go func() {
 		result <- s.Call(context.Background(), ToolCall{Name: "run_shell", Args: map[string]any{"command": "sleep 30"}})
 	}()
-	require.Eventually(t, func() bool {
-		s.runMu.Lock()
-		defer s.runMu.Unlock()
-		return s.cancelRun != nil
-	}, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return s.busy.Load() > 0 }, 5*time.Second, time.Millisecond)
 	time.Sleep(100 * time.Millisecond) // the command is running
 	start := time.Now()
 	require.NoError(t, s.Close())

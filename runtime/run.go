@@ -7,10 +7,13 @@ import (
 )
 
 // run calls proto with args in a fresh environment under the call's context and classifies
-// the outcome. discard reports that the LState may be inconsistent.
-func (st *state) run(ctx context.Context, proto *lua.FunctionProto, args []any) (vals []any, err *Error, discard bool) {
+// the outcome. discard reports that the LState may be inconsistent. The call is published
+// in stop while it runs, so that VM.Abort can end it.
+func (st *state) run(ctx context.Context, proto *lua.FunctionProto, args []any, stop *stopper) (vals []any, err *Error, discard bool) {
 	c := newCallCtx(ctx, st)
 	defer c.release()
+	stop.enter(c)
+	defer stop.leave()
 	c.heapStart = liveHeap(st.heap[:])
 	heapWatch.add(c)
 	defer heapWatch.remove(c)

@@ -43,6 +43,37 @@ type VM struct {
 	done     chan struct{} // closed when the owner goroutine ends
 	once     sync.Once
 	compiles atomic.Int64 // chunks this VM compiled rather than took from the cache
+	stop     stopper      // ends the running call and all later ones (Abort)
+}
+
+// stopper lets another goroutine end the VM's running call and every later one (Abort).
+type stopper struct {
+	cause   atomic.Pointer[error]    // set by Abort
+	running atomic.Pointer[callCtx] // the call running, nil between calls
+}
+
+// enter publishes c as the running call, cancelled at once if the VM was aborted. Abort
+// stores its cause before it loads the running call, and enter the other way round, so
+// one of the two always sees the other.
+func (s *stopper) enter(c *callCtx) {
+	s.running.Store(c)
+	if cause := s.cause.Load(); cause != nil {
+		c.cancel(*cause)
+	}
+}
+
+// leave clears the running call.
+func (s *stopper) leave() { s.running.Store(nil) }
+
+// Abort ends the running call as if its caller's context had been cancelled with cause (a
+// snippet stops at its next instruction, a host function waiting on its context returns),
+// and makes every later call fail the same way at once: the VM's owner is going away
+// (a session that closes, a server that shuts down). It does not wait; Close does.
+func (vm *VM) Abort(cause error) {
+	vm.stop.cause.CompareAndSwap(nil, &cause)
+	if c := vm.stop.running.Load(); c != nil {
+		c.cancel(cause)
+	}
 }
 
 // request is one call handed to the owner goroutine.
@@ -167,7 +198,7 @@ func (vm *VM) serve(st *state, req *request) (vals []any, err *Error, discard bo
 	if err != nil {
 		return nil, err, err.Kind == KindInternal
 	}
-	return st.run(req.ctx, proto, req.args)
+	return st.run(req.ctx, proto, req.args, &vm.stop)
 }
 
 // errClosed is the error of a call on a closed VM.

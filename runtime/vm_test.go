@@ -562,3 +562,36 @@ func TestErrors(t *testing.T) {
 		assert.True(t, errors.As(err, &e))
 	})
 }
+
+func TestAbortEndsTheRunningCallAndLaterOnes(t *testing.T) {
+	errGone := errors.New("the session was closed")
+	for _, src := range []string{"while true do end", "jido.wait()"} {
+		t.Run(src, func(t *testing.T) {
+			vm := newVM(t, Limits{Timeout: time.Minute, Instructions: 1 << 50}, testLib())
+			done := make(chan error, 1)
+			go func() {
+				_, err := vm.Call(t.Context(), "spin", src)
+				done <- err
+			}()
+			time.Sleep(50 * time.Millisecond) // the call is running
+			vm.Abort(errGone)
+			select {
+			case err := <-done:
+				var re *Error
+				require.ErrorAs(t, err, &re)
+				assert.Equal(t, KindTimeout, re.Kind)
+				assert.Contains(t, re.Message, "the session was closed")
+			case <-time.After(10 * time.Second):
+				t.Fatal("Abort did not end the running call")
+			}
+			_, err := vm.Call(t.Context(), "later", "return 1")
+			require.Error(t, err, "a later call fails at once")
+			assert.Contains(t, err.Error(), "the session was closed")
+		})
+	}
+	idle := newVM(t, Limits{}, testLib())
+	idle.Abort(errGone)
+	idle.Abort(errors.New("second"))
+	_, err := idle.Call(t.Context(), "x", "return 1")
+	assert.ErrorContains(t, err, "the session was closed", "the first cause stays")
+}
