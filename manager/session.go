@@ -73,7 +73,6 @@ type Session struct {
 	busy     atomic.Int32 // calls in progress or waiting for the session
 	lastUsed atomic.Int64 // unix nanoseconds of the last call's end (or Open)
 
-
 	mu      sync.Mutex
 	calls   int
 	callID  string // of the running call, for its approval events

@@ -48,7 +48,7 @@ type VM struct {
 
 // stopper lets another goroutine end the VM's running call and every later one (Abort).
 type stopper struct {
-	cause   atomic.Pointer[error]    // set by Abort
+	cause   atomic.Pointer[error]   // set by Abort
 	running atomic.Pointer[callCtx] // the call running, nil between calls
 }
 
