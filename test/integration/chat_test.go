@@ -1,11 +1,9 @@
 package integration
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,19 +20,7 @@ var offlineEnv = []string{"GEMINI_API_KEY=", "GOOGLE_API_KEY=", "GOOGLE_GEMINI_B
 // runJidoEnv runs the jido binary in dir with extra environment variables.
 func runJidoEnv(t *testing.T, dir string, env []string, args ...string) runResult {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), jidoBin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	return runResult{out.String(), errb.String(), code}
+	return runJidoIn(t, dir, env, "", args...)
 }
 
 // buggyModule is a Go module whose test fails until Add adds.

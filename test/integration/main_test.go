@@ -55,7 +55,16 @@ type runResult struct {
 // runJido runs the jido binary with args and optional standard input.
 func runJido(t *testing.T, stdin string, args ...string) runResult {
 	t.Helper()
+	return runJidoIn(t, "", nil, stdin, args...)
+}
+
+// runJidoIn runs the jido binary in dir ("" for the test's) with extra environment
+// variables and standard input.
+func runJidoIn(t *testing.T, dir string, env []string, stdin string, args ...string) runResult {
+	t.Helper()
 	cmd := exec.CommandContext(t.Context(), jidoBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = bytes.NewBufferString(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
