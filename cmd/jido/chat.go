@@ -16,6 +16,7 @@ import (
 	"github.com/jido-run/jido/chat"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/tools/definitions"
 	"github.com/peterh/liner"
 	"golang.org/x/term"
 )
@@ -28,6 +29,9 @@ type chatOptions struct {
 	resume     string // chat: a transcript to continue, or "last"
 	json       bool   // ask: print one JSON object
 	question   string // ask
+	// specs offers the session's tools to the provider (set by newAgent: with schemas,
+	// or names only for offline mode).
+	specs func([]*definitions.Tool) []agent.ToolSpec
 }
 
 func parseChat(cmd string, args []string, stderr io.Writer) (*chatOptions, error) {
@@ -143,7 +147,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 	host := &chatHost{m: m, perms: perms, exec: exec, started: time.Now()}
 	repl := &chat.REPL{Agent: a, Host: host, In: lines, Out: stdout, Color: color, Transcript: tr,
 		Banner: banner(a, notice, m.Root())}
-	a.ToolSource = func() []agent.ToolSpec { return agent.Specs(exec.session().Tools()) }
+	a.ToolSource = func() []agent.ToolSpec { return o.specs(exec.session().Tools()) }
 	approver.OnInterrupt = func() { repl.Interrupt() } // Ctrl-C at an approval stops the turn
 
 	sigs := make(chan os.Signal, 1)

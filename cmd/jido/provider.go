@@ -47,11 +47,15 @@ func (o *chatOptions) newAgent(ctx context.Context, exec agent.Executor, s *mana
 	if o.textProtocol {
 		p = textproto.Wrap(p)
 	}
+	o.specs = agent.Specs
+	if _, offline := p.(*offline.Provider); offline {
+		o.specs = agent.Names // the interpreter reads no schema
+	}
 	root, _ := os.Getwd()
 	if o.root != "." {
 		root = o.root
 	}
-	return &agent.Agent{Provider: p, Exec: exec, Tools: agent.Specs(s.Tools()), System: fmt.Sprintf(systemPrompt, root)}, notice, nil
+	return &agent.Agent{Provider: p, Exec: exec, Tools: o.specs(s.Tools()), System: fmt.Sprintf(systemPrompt, root)}, notice, nil
 }
 
 // open builds the provider the flags name.
