@@ -29,3 +29,14 @@ func TestSpecs(t *testing.T) {
 	assert.Contains(t, read.Parameters["properties"], "path")
 	assert.Contains(t, read.Parameters["required"], "path")
 }
+
+func TestNames(t *testing.T) {
+	specs := Names(definitions.All())
+	full := Specs(definitions.All())
+	require.Len(t, specs, len(full))
+	for i := range specs {
+		want := full[i]
+		want.Parameters = nil
+		assert.Equal(t, want, specs[i], "the same spec without its schema")
+	}
+}
