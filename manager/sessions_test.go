@@ -259,3 +259,18 @@ func TestProgressOfACommand(t *testing.T) {
 	require.NotEmpty(t, reports, "the call's context reaches the command")
 	assert.Equal(t, int64(3), reports[len(reports)-1].Output)
 }
+
+func TestCloseKillsBackgroundJobs(t *testing.T) {
+	m := newManager(t, Config{})
+	s, err := m.Open(t.Context(), "")
+	require.NoError(t, err)
+	res := s.Call(t.Context(), ToolCall{Name: "run_shell", Args: map[string]any{"command": "echo $$ > job.pid; exec sleep 30", "background": true}})
+	require.True(t, res.OK, "%+v", res.Error)
+	pidFile := filepath.Join(m.Root(), "job.pid")
+	require.Eventually(t, func() bool { data, _ := os.ReadFile(pidFile); return len(data) > 0 }, 10*time.Second, 10*time.Millisecond)
+	data, _ := os.ReadFile(pidFile)
+	pid := strings.TrimSpace(string(data))
+	require.True(t, processAlive(pid), "the job runs")
+	require.NoError(t, s.Close())
+	assert.Eventually(t, func() bool { return !processAlive(pid) }, 5*time.Second, 10*time.Millisecond, "the session's jobs end with it")
+}
