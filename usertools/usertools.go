@@ -85,8 +85,11 @@ func Load(ctx context.Context, sources []Source, reserved func(name string) bool
 	set := &Set{}
 	owner := map[string]string{} // tool name -> file that declared it
 	for _, src := range sources {
+		if src.FS == nil {
+			continue
+		}
 		names, err := fs.Glob(src.FS, "*.lua")
-		if err != nil || src.FS == nil {
+		if err != nil {
 			continue
 		}
 		for _, name := range names {

@@ -99,7 +99,8 @@ func TestLoadSkipsBadFilesAndClashes(t *testing.T) {
 		"d.lua":    {Data: []byte("return jido.tool{")},
 		"huge.lua": {Data: []byte(strings.Repeat("-", MaxFileSize+1))},
 	}
-	set := Load(t.Context(), []Source{{Label: "~/.config/jido/tools", FS: user}, {Label: ".jido/tools", FS: project}}, func(n string) bool { return n == "read_file" })
+	missing := Dirs([]string{filepath.Join(t.TempDir(), "no-such-dir")})[0]
+	set := Load(t.Context(), []Source{{Label: "none"}, missing, {Label: "~/.config/jido/tools", FS: user}, {Label: ".jido/tools", FS: project}}, func(n string) bool { return n == "read_file" })
 	var names []string
 	for _, tl := range set.Tools() {
 		names = append(names, tl.Def.Name)
