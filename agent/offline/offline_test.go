@@ -133,9 +133,10 @@ func TestRenderEachToolKind(t *testing.T) {
 		},
 		{
 			name: "list_dir", query: "what's in src?",
-			result: ok(map[string]any{"path": "src", "entries": []map[string]any{{"name": "lib", "type": "dir"}, {"name": "main.go", "type": "file"}}, "listing": "lib/\nmain.go\n", "ignored": 2}),
+			result: ok(map[string]any{"path": "src", "entries": []map[string]any{{"name": "lib", "type": "dir"}, {"name": "main.go", "type": "file"}}, "listing": "lib/\nmain.go\n(2 ignored by .gitignore or .jidoignore; no_ignore lists them)\n", "ignored": 2}),
 			call:   agent.ToolCall{Name: "list_dir", Args: map[string]any{"path": "src"}},
-			want:   []string{"src (2 entries):\nlib/\nmain.go", "(2 more ignored by .gitignore or .jidoignore)"},
+			want:   []string{"src (2 entries):\nlib/\nmain.go\n(2 ignored by .gitignore or .jidoignore; no_ignore lists them)"},
+			not:    []string{"more ignored"},
 		},
 		{
 			name: "list_dir empty", query: "ls empty",

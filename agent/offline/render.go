@@ -83,19 +83,19 @@ func renderRead(v readResult, _ agent.ToolCall) string {
 	return joinLines(header, strings.TrimRight(v.Content, "\n"), more)
 }
 
+// renderListDir shows list_dir's own listing, which already ends with the count of
+// ignored entries when there are some.
 func renderListDir(v listDirResult, _ agent.ToolCall) string {
-	var ignored, cut string
-	if v.Ignored > 0 {
-		ignored = fmt.Sprintf("(%d more ignored by .gitignore or .jidoignore)", v.Ignored)
-	}
+	var cut string
 	if v.Truncated {
 		cut = "(the listing was cut)"
 	}
+	listing := strings.TrimRight(v.Listing, "\n")
 	if len(v.Entries) == 0 {
-		return joinLines(v.Path+" is empty.", ignored)
+		return joinLines(v.Path+" is empty.", listing)
 	}
 	header := fmt.Sprintf("%s (%s):", v.Path, plural(len(v.Entries), "entry", "entries"))
-	return joinLines(header, strings.TrimRight(v.Listing, "\n"), ignored, cut)
+	return joinLines(header, listing, cut)
 }
 
 func renderListFiles(v filesResult, c agent.ToolCall) string {
