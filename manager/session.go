@@ -115,10 +115,11 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	return s, nil
 }
 
-// Tools returns the tools this session offers, sorted by name: the catalogue, or the
-// session role's allow-list of it, without the tools its mode cannot run (the plan tools
-// outside plan mode; programs, jobs and undo in it). A tool left out by the role is also
-// refused if called; one left out by the mode fails with a clear error.
+// Tools returns the tools this session offers, sorted by name: the built-in catalogue and
+// the project's user tools, or the session role's allow-list of them, without the built-in
+// tools its mode cannot run (the plan tools outside plan mode; programs, jobs and undo in
+// it). A tool left out by the role is also refused if called; one left out by the mode
+// fails with a clear error.
 func (s *Session) Tools() []*definitions.Tool {
 	var out []*definitions.Tool
 	for _, t := range definitions.All() {
