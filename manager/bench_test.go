@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jido-run/jido/test/testenv"
 )
 
 // BenchmarkOpenSession measures opening a session with its VM ready, and reports the heap
@@ -200,10 +202,7 @@ func BenchmarkSearchSmallDir(b *testing.B) {
 			}
 		})
 		b.Run(query+"/rg-exec", func(b *testing.B) {
-			rg, err := exec.LookPath("rg")
-			if err != nil {
-				b.Skip("rg is not installed")
-			}
+			rg := testenv.Program(b, "rg")
 			for b.Loop() {
 				cmd := exec.Command(rg, "-n", "-F", "--no-require-git", query, "http")
 				cmd.Dir = root
