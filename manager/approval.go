@@ -10,6 +10,7 @@ import (
 
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/shellclass"
 	"github.com/jido-run/jido/tools/definitions"
@@ -174,6 +175,9 @@ func (g *policyGate) Check(ctx context.Context, c bridge.Call) *definitions.Tool
 	return nil
 }
 
+// commandsIsolated reports whether commands run in a private root (a variable for tests).
+var commandsIsolated = sandbox.Isolates
+
 // request describes a call for the policy: the tool's flags, the canonical paths it names,
 // and for shell tools the parsed commands and their class.
 func (g *policyGate) request(c bridge.Call) (policy.Request, string) {
@@ -204,6 +208,11 @@ func (g *policyGate) request(c bridge.Call) (policy.Request, string) {
 		return req, ""
 	}
 	req.Class = cls.Class.String()
+	if req.Class == shellclass.ReadOnly.String() && !commandsIsolated() {
+		// Without a private root a "read-only" command could still write .git/config and
+		// the like: the user sees every command.
+		req.Class = shellclass.Mutating.String()
+	}
 	for _, cmd := range cls.Commands {
 		req.Commands = append(req.Commands, policy.Command{Name: cmd.Name, Args: cmd.Args})
 	}

@@ -243,3 +243,17 @@ func TestDenyCoversEveryMutatingTool(t *testing.T) {
 	assert.Equal(t, "permission-error", res.Error.Type)
 	assert.Equal(t, before, treeHash(t, root), "nothing on disk changed")
 }
+
+func TestReadOnlyCommandsAskWithoutAPrivateRoot(t *testing.T) {
+	ls := ToolCall{Name: "run_shell", Args: map[string]any{"command": "ls"}}
+	s, _ := gatedSession(t, Config{Permissions: policy.New(policy.ModeAutoEdit)})
+	if commandsIsolated() {
+		require.Equal(t, "", errType(s.Call(t.Context(), ls)), "auto-edit runs a read-only command")
+	}
+
+	old := commandsIsolated
+	commandsIsolated = func() bool { return false }
+	defer func() { commandsIsolated = old }()
+	r := s.Call(t.Context(), ls)
+	assert.Equal(t, "permission-error", errType(r), "without a private root even ls asks")
+}

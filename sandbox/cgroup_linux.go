@@ -6,81 +6,156 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 )
 
-// pidsGroup is a cgroup of the pids controller holding one command, so that a fork bomb
-// meets pids.max and every process can be killed, even one that left the process group.
-// Root is exempt from RLIMIT_NPROC, so for root this is the only bound.
-type pidsGroup struct {
-	dir string
-}
+// A session's commands share one cgroup per hierarchy (the session group), which bounds
+// their processes together (pids.max, against fork bombs: root is exempt from
+// RLIMIT_NPROC, so for root this is the only bound) and their memory together; each
+// command has a child group of its own, so that every process of it can be killed, even
+// one that left its process group.
 
-// newPidsGroup creates a pids cgroup limited to max processes under this process's own
-// cgroup (v2, or the v1 pids hierarchy) and names how processes are bounded: "cgroup",
-// else "rlimit" (the helper sets RLIMIT_NPROC, which binds a non-root user) or "none".
-func newPidsGroup(max int) (*pidsGroup, string) {
-	for _, base := range pidsBases() {
-		var b [6]byte
-		rand.Read(b[:])
-		dir := filepath.Join(base, "jido-"+hex.EncodeToString(b[:]))
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			continue
-		}
-		if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(max)), 0); err != nil {
-			os.Remove(dir)
-			continue
-		}
-		return &pidsGroup{dir: dir}, "cgroup"
-	}
-	if os.Getuid() != 0 {
-		return nil, "rlimit"
-	}
-	return nil, "none"
-}
-
-// pidsBases lists where a pids cgroup can be made: this process's cgroup in the v2
-// hierarchy when it delegates pids, and in the v1 pids hierarchy.
-func pidsBases() []string {
+// controllerDirs returns, for the pids and memory controllers, the directory of this
+// process's cgroup under which groups can be made: in the v2 hierarchy when it delegates
+// the controller, else in the controller's v1 hierarchy.
+func controllerDirs() map[string]string {
 	f, err := os.Open("/proc/self/cgroup")
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	var bases []string
+	dirs := map[string]string{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		parts := strings.SplitN(sc.Text(), ":", 3)
 		if len(parts) != 3 {
 			continue
 		}
-		switch {
-		case parts[0] == "0" && parts[1] == "":
+		if parts[0] == "0" && parts[1] == "" {
 			dir := filepath.Join("/sys/fs/cgroup", parts[2])
-			if ctl, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control")); err == nil && strings.Contains(string(ctl), "pids") {
-				bases = append(bases, dir)
+			if ctl, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control")); err == nil {
+				for _, c := range []string{"pids", "memory"} {
+					if strings.Contains(" "+strings.TrimSpace(string(ctl))+" ", " "+c+" ") {
+						dirs[c] = dir
+					}
+				}
 			}
-		case strings.Contains(","+parts[1]+",", ",pids,"):
-			bases = append(bases, filepath.Join("/sys/fs/cgroup/pids", parts[2]))
+			continue
+		}
+		for _, c := range []string{"pids", "memory"} {
+			if _, done := dirs[c]; !done && strings.Contains(","+parts[1]+",", ","+c+",") {
+				dirs[c] = filepath.Join("/sys/fs/cgroup", c, parts[2])
+			}
 		}
 	}
-	return bases
+	return dirs
 }
 
-// procsFile is the file the helper writes its pid to, to join the group.
-func (g *pidsGroup) procsFile() string { return filepath.Join(g.dir, "cgroup.procs") }
+// limitFiles names each controller's limit file, v2 first then v1.
+var limitFiles = map[string][]string{
+	"pids":   {"pids.max"},
+	"memory": {"memory.max", "memory.limit_in_bytes"},
+}
+
+// sessionGroup is the group of one Sandbox's commands, in one directory per hierarchy
+// (one in all with v2).
+type sessionGroup struct {
+	dirs   []string
+	procs  bool // pids.max is set
+	memory bool // the memory limit is set
+}
+
+// newSessionGroup makes the session group with its limits; what the machine does not
+// allow is left out (and Confinement says so).
+func newSessionGroup(maxProcs int, maxMemory int64) *sessionGroup {
+	g := &sessionGroup{}
+	name := "jido-" + randomHex()
+	limits := map[string]string{"pids": strconv.Itoa(maxProcs), "memory": strconv.FormatInt(maxMemory, 10)}
+	for controller, base := range controllerDirs() {
+		dir := filepath.Join(base, name)
+		if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
+			continue
+		}
+		set := false
+		for _, file := range limitFiles[controller] {
+			if os.WriteFile(filepath.Join(dir, file), []byte(limits[controller]), 0) == nil {
+				set = true
+				break
+			}
+		}
+		if !set {
+			os.Remove(dir)
+			continue
+		}
+		if !slices.Contains(g.dirs, dir) {
+			g.dirs = append(g.dirs, dir)
+		}
+		switch controller {
+		case "pids":
+			g.procs = true
+		case "memory":
+			g.memory = true
+		}
+	}
+	return g
+}
+
+// remove deletes the session group's directories (empty once its commands' are gone).
+func (g *sessionGroup) remove() {
+	for _, dir := range g.dirs {
+		os.Remove(dir)
+	}
+}
+
+// cmdGroup is one command's group: a child of the session group in each hierarchy.
+type cmdGroup struct {
+	dirs []string
+}
+
+// newCmdGroup makes a command's group under the session group, nil when there is none.
+func (g *sessionGroup) newCmdGroup() *cmdGroup {
+	if g == nil || len(g.dirs) == 0 {
+		return nil
+	}
+	c := &cmdGroup{}
+	name := "cmd-" + randomHex()
+	for _, parent := range g.dirs {
+		dir := filepath.Join(parent, name)
+		if os.Mkdir(dir, 0o755) == nil {
+			c.dirs = append(c.dirs, dir)
+		}
+	}
+	if len(c.dirs) == 0 {
+		return nil
+	}
+	return c
+}
+
+// procsFiles are the files the helper writes its pid to, to join the group.
+func (c *cmdGroup) procsFiles() []string {
+	if c == nil {
+		return nil
+	}
+	var files []string
+	for _, dir := range c.dirs {
+		files = append(files, filepath.Join(dir, "cgroup.procs"))
+	}
+	return files
+}
 
 // killAll kills every process in the group until it is empty (bounded: a bomb may still
 // be forking while we kill, but pids.max caps it).
-func (g *pidsGroup) killAll() {
-	if g == nil {
+func (c *cmdGroup) killAll() {
+	if c == nil {
 		return
 	}
+	procs := filepath.Join(c.dirs[0], "cgroup.procs")
 	for range 100 {
-		data, err := os.ReadFile(g.procsFile())
+		data, err := os.ReadFile(procs)
 		if err != nil || len(strings.TrimSpace(string(data))) == 0 {
 			return
 		}
@@ -94,15 +169,24 @@ func (g *pidsGroup) killAll() {
 }
 
 // remove deletes the (empty) group.
-func (g *pidsGroup) remove() {
-	if g == nil {
+func (c *cmdGroup) remove() {
+	if c == nil {
 		return
 	}
-	for range 100 {
-		if err := os.Remove(g.dir); err == nil || os.IsNotExist(err) {
-			return
+	for _, dir := range c.dirs {
+		for range 100 {
+			if err := os.Remove(dir); err == nil || os.IsNotExist(err) {
+				break
+			}
+			c.killAll()
+			time.Sleep(2 * time.Millisecond)
 		}
-		g.killAll()
-		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// randomHex names a group.
+func randomHex() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

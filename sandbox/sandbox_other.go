@@ -13,16 +13,25 @@ import (
 // result says so).
 func landlockABI() int { return 0 }
 
-// sysProcAttr starts the helper in its own process group.
-func sysProcAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+// sysProcAttr starts the helper in a session of its own.
+func sysProcAttr(bool, bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
 
-// pidsGroup has no counterpart outside Linux.
-type pidsGroup struct{}
+// seccompSupported is false: the filter is Linux's.
+func seccompSupported() bool { return false }
 
-func newPidsGroup(int) (*pidsGroup, string) { return nil, "none" }
-func (*pidsGroup) procsFile() string        { return "" }
-func (*pidsGroup) killAll()                 {}
-func (*pidsGroup) remove()                  {}
+// Cgroups have no counterpart outside Linux.
+type sessionGroup struct {
+	dirs          []string
+	procs, memory bool
+}
+type cmdGroup struct{ dirs []string }
+
+func newSessionGroup(int, int64) *sessionGroup { return &sessionGroup{} }
+func (*sessionGroup) remove()                  {}
+func (*sessionGroup) newCmdGroup() *cmdGroup   { return nil }
+func (*cmdGroup) procsFiles() []string         { return nil }
+func (*cmdGroup) killAll()                     {}
+func (*cmdGroup) remove()                      {}
 
 // helperMain execs the command unconfined.
 func helperMain(arg string) int {

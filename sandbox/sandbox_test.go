@@ -39,8 +39,14 @@ func newFixture(t *testing.T) fixture {
 // run runs a bash command in the sandbox and returns its output and exit code.
 func run(t *testing.T, sb *Sandbox, dir, script string) (string, int, Confinement) {
 	t.Helper()
+	return runWith(t, sb, dir, script, Paths{})
+}
+
+// runWith is run with per-command paths.
+func runWith(t *testing.T, sb *Sandbox, dir, script string, paths Paths) (string, int, Confinement) {
+	t.Helper()
 	var out bytes.Buffer
-	p, err := sb.Start(Options{Argv: []string{"bash", "-c", script}, Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + sb.policy.TempDir}, Stdout: &out, Stderr: &out})
+	p, err := sb.Start(Options{Argv: []string{"bash", "-c", script}, Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + sb.policy.TempDir}, Stdout: &out, Stderr: &out}, paths)
 	require.NoError(t, err)
 	err = p.Cmd.Wait()
 	p.Release()
@@ -60,8 +66,7 @@ func requireLandlock(t *testing.T) {
 func TestFilesystemConfinement(t *testing.T) {
 	requireLandlock(t)
 	f := newFixture(t)
-	sb, err := New("", Policy{Root: f.root, TempDir: f.tmp})
-	require.NoError(t, err)
+	sb := mustNew(t, Policy{Root: f.root, TempDir: f.tmp})
 
 	out, code, conf := run(t, sb, f.root, "echo inside > in.txt && echo tmp > $HOME/t && cat in.txt $HOME/t && ls /usr/bin/bash")
 	assert.Equal(t, 0, code, out)
@@ -85,7 +90,7 @@ func TestFilesystemConfinement(t *testing.T) {
 			assert.NotContains(t, out, "PRIVATE KEY MATERIAL")
 		})
 	}
-	_, err = os.Stat(filepath.Join(f.base, "escaped"))
+	_, err := os.Stat(filepath.Join(f.base, "escaped"))
 	assert.True(t, os.IsNotExist(err), "nothing was written outside")
 }
 
@@ -107,15 +112,13 @@ func TestNetwork(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	connect := fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d && echo connected", port)
 
-	denied, err := New("", Policy{Root: f.root, TempDir: f.tmp})
-	require.NoError(t, err)
+	denied := mustNew(t, Policy{Root: f.root, TempDir: f.tmp})
 	out, code, conf := run(t, denied, f.root, connect)
 	assert.NotEqual(t, 0, code, out)
 	assert.NotContains(t, out, "connected")
 	assert.Contains(t, []string{"namespace", "landlock-tcp"}, conf.Network)
 
-	allowed, err := New("", Policy{Root: f.root, TempDir: f.tmp, Network: true})
-	require.NoError(t, err)
+	allowed := mustNew(t, Policy{Root: f.root, TempDir: f.tmp, Network: true})
 	out, code, conf = run(t, allowed, f.root, connect)
 	assert.Equal(t, 0, code, out)
 	assert.Equal(t, "connected\n", out)
@@ -125,10 +128,9 @@ func TestNetwork(t *testing.T) {
 func TestForkBombIsContained(t *testing.T) {
 	requireLandlock(t)
 	f := newFixture(t)
-	sb, err := New("", Policy{Root: f.root, TempDir: f.tmp, MaxProcs: 64})
-	require.NoError(t, err)
+	sb := mustNew(t, Policy{Root: f.root, TempDir: f.tmp, MaxProcs: 64})
 	var out bytes.Buffer
-	p, err := sb.Start(Options{Argv: []string{"bash", "-c", "bomb() { bomb | bomb & }; bomb; sleep 2"}, Dir: f.root, Env: []string{"PATH=/usr/bin:/bin"}, Stdout: &out, Stderr: &out})
+	p, err := sb.Start(Options{Argv: []string{"bash", "-c", "bomb() { bomb | bomb & }; bomb; sleep 2"}, Dir: f.root, Env: []string{"PATH=/usr/bin:/bin"}, Stdout: &out, Stderr: &out}, Paths{})
 	require.NoError(t, err)
 	if p.Confinement.Procs != "cgroup" && p.Confinement.Procs != "rlimit" {
 		p.Kill()
@@ -138,7 +140,7 @@ func TestForkBombIsContained(t *testing.T) {
 	}
 	time.Sleep(500 * time.Millisecond)
 	if p.group != nil {
-		data, err := os.ReadFile(p.group.procsFile())
+		data, err := os.ReadFile(p.group.procsFiles()[0])
 		require.NoError(t, err)
 		assert.LessOrEqual(t, len(strings.Fields(string(data))), 64, "pids.max holds")
 	}
@@ -146,8 +148,51 @@ func TestForkBombIsContained(t *testing.T) {
 	p.Cmd.Wait()
 	p.Release()
 	if p.group != nil {
-		_, err := os.Stat(p.group.dir)
-		assert.True(t, os.IsNotExist(err), "the cgroup is removed")
+		for _, dir := range p.group.dirs {
+			_, err := os.Stat(dir)
+			assert.True(t, os.IsNotExist(err), "the cgroup is removed")
+		}
+	}
+	session := sb.group.dirs
+	sb.Close()
+	for _, dir := range session {
+		_, err := os.Stat(dir)
+		assert.True(t, os.IsNotExist(err), "the session's cgroup is removed")
+	}
+}
+
+func TestSessionLimitsHoldAcrossCommands(t *testing.T) {
+	requireLandlock(t)
+	f := newFixture(t)
+	sb := mustNew(t, Policy{Root: f.root, TempDir: f.tmp, MaxProcs: 40, MaxMemory: 64 << 20})
+	_, _, conf := run(t, sb, f.root, "true")
+	if conf.Procs != "cgroup" || conf.Memory != "cgroup" {
+		t.Skipf("no delegated pids and memory cgroups on this machine (procs %s, memory %s)", conf.Procs, conf.Memory)
+	}
+	out, code, _ := run(t, sb, f.root, "head -c 200000000 /dev/zero | python3 -c 'import sys; d = sys.stdin.buffer.read(); print(len(d))'")
+	assert.NotEqual(t, 0, code, "200 MB in a 64 MiB session: %s", out)
+	assert.NotRegexp(t, "(?m)^200000000$", out, "the read did not complete")
+
+	// Two commands at once share the session's 40 processes.
+	var outs [2]bytes.Buffer
+	var procs [2]*Process
+	for i := range procs {
+		var err error
+		procs[i], err = sb.Start(Options{Argv: []string{"bash", "-c", "n=0; for i in $(seq 30); do sleep 5 & n=$((n+1)); done 2>/dev/null; echo started; wait"}, Dir: f.root, Env: []string{"PATH=/usr/bin:/bin"}, Stdout: &outs[i], Stderr: &outs[i]}, Paths{})
+		require.NoError(t, err)
+	}
+	time.Sleep(time.Second)
+	total := 0
+	for _, p := range procs {
+		data, err := os.ReadFile(p.group.procsFiles()[0])
+		require.NoError(t, err)
+		total += len(strings.Fields(string(data)))
+	}
+	assert.LessOrEqual(t, total, 40, "the session's pids.max holds across its commands")
+	for _, p := range procs {
+		p.Kill()
+		p.Cmd.Wait()
+		p.Release()
 	}
 }
 
@@ -157,14 +202,12 @@ func TestPolicyAddsPaths(t *testing.T) {
 	extra := filepath.Join(f.base, "shared")
 	require.NoError(t, os.MkdirAll(extra, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(extra, "data.txt"), []byte("shared data\n"), 0o644))
-	ro, err := New("", Policy{Root: f.root, TempDir: f.tmp, ReadOnly: []string{extra}})
-	require.NoError(t, err)
+	ro := mustNew(t, Policy{Root: f.root, TempDir: f.tmp, ReadOnly: []string{extra}})
 	out, code, _ := run(t, ro, f.root, "cat "+filepath.Join(extra, "data.txt"))
 	assert.Equal(t, 0, code, out)
 	_, code, _ = run(t, ro, f.root, "echo x > "+filepath.Join(extra, "new.txt"))
 	assert.NotEqual(t, 0, code, "read-only stays read-only")
-	rw, err := New("", Policy{Root: f.root, TempDir: f.tmp, ReadWrite: []string{extra}})
-	require.NoError(t, err)
+	rw := mustNew(t, Policy{Root: f.root, TempDir: f.tmp, ReadWrite: []string{extra}})
 	out, code, _ = run(t, rw, f.root, "echo x > "+filepath.Join(extra, "new.txt"))
 	assert.Equal(t, 0, code, out)
 }
@@ -179,7 +222,7 @@ func TestSpecFromAnotherBuildIsRefused(t *testing.T) {
 		require.Error(t, err, bad)
 		assert.Contains(t, err.Error(), "another build of jido")
 	}
-	_, err = decodeSpec(`{"v":1}`)
+	_, err = decodeSpec(fmt.Sprintf(`{"v":%d}`, specVersion))
 	assert.ErrorContains(t, err, "no command")
 }
 
@@ -189,4 +232,13 @@ func TestDefaultHelperPrefersTheSmallBinary(t *testing.T) {
 	got, err := defaultHelper()
 	require.NoError(t, err)
 	assert.Equal(t, self, got, "no jido-sandbox beside the test binary: the binary itself")
+}
+
+// mustNew returns a sandbox for p.
+func mustNew(t *testing.T, p Policy) *Sandbox {
+	t.Helper()
+	sb, err := New("", p)
+	require.NoError(t, err)
+	t.Cleanup(sb.Close)
+	return sb
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -14,11 +15,18 @@ import (
 
 // Confinement says how a command was confined, for the result shown to the model.
 type Confinement struct {
-	Confined bool   `json:"confined"`     // false: the kernel has no Landlock and the command ran unconfined
-	Landlock int    `json:"landlock_abi"` // the Landlock ABI enforced, 0 for none
-	Network  string `json:"network"`      // "namespace", "landlock-tcp", "allowed" or "unrestricted"
-	Procs    string `json:"procs"`        // "cgroup", "rlimit" or "none"
+	Confined   bool   `json:"confined"`     // false: the kernel has no Landlock and the command ran unconfined
+	Landlock   int    `json:"landlock_abi"` // the Landlock ABI enforced, 0 for none
+	Filesystem string `json:"filesystem"`   // "private-root" (mount namespace) or "landlock" (host view, protected paths writable)
+	Network    string `json:"network"`      // "namespace", "landlock-tcp", "allowed" or "unrestricted"
+	Procs      string `json:"procs"`        // "cgroup", "rlimit" or "none"
+	Memory     string `json:"memory"`       // "cgroup" (the session's commands share a limit) or "none"
+	Seccomp    bool   `json:"seccomp"`      // the syscall filter is on
 }
+
+// Isolated reports whether the command ran in a private root, where protected paths are
+// read-only and secrets hidden; without it only Landlock confines the command.
+func (c Confinement) Isolated() bool { return c.Filesystem == "private-root" }
 
 // Sandbox starts commands under one policy; safe for concurrent use.
 type Sandbox struct {
@@ -27,8 +35,22 @@ type Sandbox struct {
 	ro, rw []string
 
 	mu    sync.Mutex
-	netns bool // new network namespaces work (cleared after the first refusal)
+	ns    bool          // new namespaces work (cleared after the first refusal)
+	group *sessionGroup // made at the first command; nil before
 }
+
+// Isolates reports whether commands get a private root on this machine: whether a child
+// can be started in new mount and network namespaces (probed once, with true). Where it
+// cannot, Landlock alone confines commands and protected paths are writable to them.
+var Isolates = sync.OnceValue(func() bool {
+	path, err := exec.LookPath("true")
+	if err != nil {
+		return false
+	}
+	cmd := exec.Command(path)
+	cmd.SysProcAttr = sysProcAttr(true, true)
+	return cmd.Run() == nil
+})
 
 // HelperName is the small helper binary that New prefers when it sits next to the running
 // executable (cmd/jido-sandbox).
@@ -47,10 +69,15 @@ func New(exe string, p Policy) (*Sandbox, error) {
 	if p.MaxProcs <= 0 {
 		p.MaxProcs = DefaultMaxProcs
 	}
-	ro, rw := toolchainDirs(os.Getenv)
-	s := &Sandbox{exe: exe, policy: p, netns: !p.Network}
-	s.ro = clean(append(append(systemDirs, ro...), p.ReadOnly...))
-	s.rw = clean(append(append([]string{p.Root, p.TempDir}, rw...), p.ReadWrite...))
+	if p.MaxMemory <= 0 {
+		p.MaxMemory = DefaultMaxMemory
+	}
+	s := &Sandbox{exe: exe, policy: p, ns: true}
+	s.ro = clean(append(append(slices.Clone(systemDirs), toolchainDirs(os.Getenv)...), p.ReadOnly...))
+	if p.Network {
+		s.ro = clean(append(s.ro, networkDirs...))
+	}
+	s.rw = clean(append([]string{p.Root, p.TempDir}, p.ReadWrite...))
 	return s, nil
 }
 
@@ -84,25 +111,32 @@ type Options struct {
 type Process struct {
 	Cmd         *exec.Cmd
 	Confinement Confinement
-	group       *pidsGroup // nil without a cgroup
+	group       *cmdGroup // nil without a cgroup
 }
 
-// Start starts a command in the sandbox, in its own process group.
-func (s *Sandbox) Start(o Options) (*Process, error) {
-	group, procs := newPidsGroup(s.policy.MaxProcs)
-	sp := spec{
-		Version: specVersion, ReadOnly: s.ro, ReadWrite: s.rw, Network: s.policy.Network,
-		MaxProcs: s.policy.MaxProcs, Dir: o.Dir, Argv: o.Argv,
+// maxSpec bounds the helper's spec, which travels as one argument (Linux takes 128 KiB).
+const maxSpec = 120 << 10
+
+// Start starts a command in the sandbox, in a session and process group of its own, with
+// the per-command paths found by the caller.
+func (s *Sandbox) Start(o Options, paths Paths) (*Process, error) {
+	s.mu.Lock()
+	if s.group == nil {
+		s.group = newSessionGroup(s.policy.MaxProcs, s.policy.MaxMemory)
 	}
-	if group != nil {
-		sp.Cgroup = group.procsFile()
+	session := s.group
+	s.mu.Unlock()
+	group := session.newCmdGroup()
+	conf := Confinement{Landlock: landlockABI(), Procs: "none", Memory: "none", Network: "unrestricted", Filesystem: "landlock", Seccomp: seccompSupported()}
+	switch {
+	case group != nil && session.procs:
+		conf.Procs = "cgroup"
+	case os.Getuid() != 0:
+		conf.Procs = "rlimit" // the helper sets RLIMIT_NPROC, which binds a non-root user
 	}
-	arg, err := sp.encode()
-	if err != nil {
-		group.remove()
-		return nil, err
+	if group != nil && session.memory {
+		conf.Memory = "cgroup"
 	}
-	conf := Confinement{Landlock: landlockABI(), Procs: procs, Network: "unrestricted"}
 	conf.Confined = conf.Landlock > 0
 	switch {
 	case s.policy.Network:
@@ -112,18 +146,31 @@ func (s *Sandbox) Start(o Options) (*Process, error) {
 	}
 	for {
 		s.mu.Lock()
-		netns := s.netns
+		ns := s.ns
 		s.mu.Unlock()
+		sp := spec{
+			Version: specVersion, ReadOnly: s.ro, ReadWrite: s.rw, Protected: paths.Protected, Hidden: paths.Hidden, Writable: paths.Writable,
+			Mounts: ns, Network: s.policy.Network, MaxProcs: s.policy.MaxProcs, Dir: o.Dir, Argv: o.Argv,
+		}
+		sp.Cgroups = group.procsFiles()
+		arg, err := sp.encode()
+		if err == nil && len(arg) > maxSpec {
+			err = fmt.Errorf("sandbox: %d protected and hidden paths are more than the helper can take; protect a directory rather than its files", len(paths.Protected)+len(paths.Hidden))
+		}
+		if err != nil {
+			group.remove()
+			return nil, err
+		}
 		cmd := exec.Command(s.exe, HelperArg, arg)
 		cmd.Dir = o.Dir
 		cmd.Env = o.Env
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
 		cmd.WaitDelay = o.WaitDelay
-		cmd.SysProcAttr = sysProcAttr(netns)
-		err := cmd.Start()
-		if err != nil && netns && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC)) {
+		cmd.SysProcAttr = sysProcAttr(ns, !s.policy.Network)
+		err = cmd.Start()
+		if err != nil && ns && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EACCES)) {
 			s.mu.Lock()
-			s.netns = false // this kernel or container refuses namespaces: Landlock only
+			s.ns = false // this kernel or container refuses namespaces: Landlock only
 			s.mu.Unlock()
 			continue
 		}
@@ -131,8 +178,11 @@ func (s *Sandbox) Start(o Options) (*Process, error) {
 			group.remove()
 			return nil, err
 		}
-		if netns {
-			conf.Network = "namespace"
+		if ns {
+			conf.Filesystem = "private-root"
+			if !s.policy.Network {
+				conf.Network = "namespace"
+			}
 		}
 		return &Process{Cmd: cmd, Confinement: conf, group: group}, nil
 	}
@@ -145,6 +195,16 @@ func (p *Process) Kill() {
 		syscall.Kill(-p.Cmd.Process.Pid, syscall.SIGKILL)
 	}
 	p.group.killAll()
+}
+
+// Close removes the session's cgroup; call it once every command has been released.
+func (s *Sandbox) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.group != nil {
+		s.group.remove()
+		s.group = nil
+	}
 }
 
 // Release kills what is left of the command once it has exited (background children in

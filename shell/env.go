@@ -1,7 +1,11 @@
 package shell
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -22,10 +26,11 @@ func IsSecretVar(name string) bool { return secretVar().MatchString(name) }
 var validEnvName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // baseEnv is the environment every command starts from: the host's, without credentials,
-// with HOME and TMPDIR in the command's private temp dir, and the toolchain caches pinned
-// to where they are on the host (a new HOME would otherwise move Go's build cache and make
-// every go command rebuild the standard library).
-func baseEnv(host []string, tmp string) []string {
+// with HOME and TMPDIR in the command's private temp dir, Go's build cache in the
+// project's private one (goCache; the user's own is never shared, since a command could
+// plant an executable there that the user's next go run would start), and the other
+// toolchain homes pinned to where they are on the host.
+func baseEnv(host []string, tmp, goCache string) []string {
 	get := func(k string) string {
 		for _, kv := range host {
 			if name, v, ok := strings.Cut(kv, "="); ok && name == k {
@@ -37,19 +42,15 @@ func baseEnv(host []string, tmp string) []string {
 	home := get("HOME")
 	pinned := map[string]string{}
 	if home != "" {
-		pinned["GOCACHE"] = filepath.Join(home, ".cache", "go-build")
 		pinned["GOPATH"] = filepath.Join(home, "go")
 		pinned["CARGO_HOME"] = filepath.Join(home, ".cargo")
 		pinned["RUSTUP_HOME"] = filepath.Join(home, ".rustup")
-	}
-	if xdg := get("XDG_CACHE_HOME"); xdg != "" {
-		pinned["GOCACHE"] = filepath.Join(xdg, "go-build")
 	}
 	var env []string
 	for _, kv := range host {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
-		case IsSecretVar(name), name == "HOME", name == "TMPDIR", name == "TMP", name == "TEMP", name == "OLDPWD", name == "PWD":
+		case IsSecretVar(name), name == "HOME", name == "TMPDIR", name == "TMP", name == "TEMP", name == "OLDPWD", name == "PWD", name == "GOCACHE":
 			continue
 		}
 		delete(pinned, name) // set on the host: keep the host's value
@@ -60,7 +61,45 @@ func baseEnv(host []string, tmp string) []string {
 			env = append(env, k+"="+v)
 		}
 	}
-	return append(env, "HOME="+tmp, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp, "JIDO_SANDBOX=1")
+	return append(env, "GOCACHE="+goCache, "HOME="+tmp, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp, "JIDO_SANDBOX=1")
+}
+
+// projectGoCache returns the project's private Go build cache, outside the project in the
+// user's cache directory, made if missing: kept across sessions (so the standard library
+// is built once per project), shared with no other project and never with the user.
+func projectGoCache(rootPath string) (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(rootPath))
+	dir := filepath.Join(base, "jido", "gocache", hex.EncodeToString(sum[:8]))
+	return dir, os.MkdirAll(dir, 0o700)
+}
+
+// safeGitKeys are the user's git settings that commands get: who commits, and defaults
+// that run nothing. Never credentials, helpers, hooks or aliases.
+var safeGitKeys = []string{"user.name", "user.email", "init.defaultBranch", "core.autocrlf", "pull.rebase"}
+
+// writeGitConfig gives the commands' private HOME a .gitconfig with the user's safeGitKeys,
+// read from the user's global git configuration, so that git commit works inside.
+func writeGitConfig(home string) {
+	var b strings.Builder
+	section := ""
+	for _, key := range safeGitKeys {
+		out, err := exec.Command("git", "config", "--global", "--get", key).Output()
+		if v := strings.TrimSpace(string(out)); err == nil && v != "" && !strings.ContainsAny(v, "\n\"") {
+			sec, name, _ := strings.Cut(key, ".")
+			if sec != section {
+				fmt.Fprintf(&b, "[%s]\n", sec)
+				section = sec
+			}
+			fmt.Fprintf(&b, "\t%s = %q\n", name, v)
+		}
+	}
+	if b.Len() > 0 {
+		os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(b.String()), 0o600)
+	}
 }
 
 // withEnv returns base with the request's variables set (replacing base's).

@@ -62,17 +62,23 @@ func New(o Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb, err := sandbox.New(o.Helper, sandbox.Policy{Root: o.Root.Path(), TempDir: tmp, Network: o.Network, ReadOnly: o.ReadOnly, ReadWrite: o.ReadWrite})
+	goCache, err := projectGoCache(o.Root.Path())
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("making the project's Go build cache: %w", err)
+	}
+	sb, err := sandbox.New(o.Helper, sandbox.Policy{Root: o.Root.Path(), TempDir: tmp, Network: o.Network, ReadOnly: o.ReadOnly, ReadWrite: append([]string{goCache}, o.ReadWrite...)})
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
+	writeGitConfig(tmp)
 	sh := "bash"
 	if _, err := exec.LookPath("bash"); err != nil {
 		sh = "sh"
 	}
 	pruneOutputs(o.Root, OutputMaxAge) // one directory listing: cheap enough to do inline
-	return &Runner{root: o.Root, sb: sb, tmp: tmp, base: baseEnv(os.Environ(), tmp), shell: sh, jobs: map[string]*Job{}}, nil
+	return &Runner{root: o.Root, sb: sb, tmp: tmp, base: baseEnv(os.Environ(), tmp, goCache), shell: sh, jobs: map[string]*Job{}}, nil
 }
 
 // OutputMaxAge is how long full outputs and test reports stay in OutputDir.
@@ -120,7 +126,8 @@ type Result struct {
 	TimedOut   bool                `json:"timed_out"`
 	Truncated  bool                `json:"truncated"`
 	Sandbox    sandbox.Confinement `json:"sandbox"`
-	Files      map[string]string   `json:"output_files,omitempty"` // stream -> root-relative file with its full output
+	Files      map[string]string   `json:"output_files,omitempty"`  // stream -> root-relative file with its full output
+	Notes      []string            `json:"sandbox_notes,omitempty"` // what the sandbox refused or undid, and how to proceed
 }
 
 // ErrClosed is returned after Close.
@@ -136,6 +143,8 @@ type process struct {
 	start          time.Time
 	done           chan struct{} // closed when the command has exited and been cleaned up
 	err            error         // Wait's error
+	notes          []string      // what the audit after the command undid
+	scan           Scan          // what the command saw read-only and hidden
 }
 
 // start validates a request and starts its command.
@@ -175,10 +184,15 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 	if req.Stdin != nil {
 		stdin = strings.NewReader(*req.Stdin)
 	}
+	// jido's directory exists before the command, so that the command sees it read-only
+	// (but for the output directory) rather than creating it; an error leaves it as it is.
+	r.root.MkdirAll(OutputDir)
+	pr.scan = scanProject(r.root)
+	before := rootNames(r.root)
 	p, err := r.sb.Start(sandbox.Options{
 		Argv: argv, Dir: dir, Env: withEnv(r.base, req.Env),
 		Stdin: stdin, Stdout: pr.stdout, Stderr: pr.stderr, WaitDelay: waitDelay,
-	})
+	}, pr.scan.Paths)
 	if err != nil {
 		return nil, err
 	}
@@ -186,6 +200,7 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 	go func() {
 		pr.err = p.Cmd.Wait()
 		p.Release() // background children of the command die with it
+		pr.notes = audit(r.root, before, id)
 		pr.stdout.close()
 		pr.stderr.close()
 		close(pr.done)
@@ -293,6 +308,7 @@ func (pr *process) result() *Result {
 			res.Files[stream] = o.path
 		}
 	}
+	res.Notes = append(append([]string(nil), pr.notes...), sandboxNotes(res, pr.scan)...)
 	return res
 }
 
@@ -309,7 +325,7 @@ func exitCode(cmd *exec.Cmd, err error) int {
 	return st.ExitCode()
 }
 
-// Close kills every job and removes the private temp dir.
+// Close kills every job and removes the session's cgroup and private temp dir.
 func (r *Runner) Close() error {
 	r.mu.Lock()
 	r.closed = true
@@ -319,6 +335,7 @@ func (r *Runner) Close() error {
 	for _, j := range jobs {
 		j.kill()
 	}
+	r.sb.Close()
 	return os.RemoveAll(r.tmp)
 }
 
