@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -127,4 +129,24 @@ func TestNoSignalOutside(t *testing.T) {
 		assert.NotEqual(t, 0, code, "network %v: %s", network, out)
 	}
 	require.NoError(t, victim.Process.Signal(syscall.Signal(0)), "the outside process lives")
+}
+
+func TestNoTypingIntoATerminal(t *testing.T) {
+	f := newFixture(t)
+	sb := mustNew(t, Policy{Root: f.root, TempDir: f.tmp})
+	requirePrivateRoot(t, sb, f)
+	ptmx, tty, err := pty.Open()
+	require.NoError(t, err)
+	defer ptmx.Close()
+	defer tty.Close()
+	var out bytes.Buffer
+	// The command is handed a terminal as its stdin, the worst case: TIOCSTI on it must fail.
+	p, err := sb.Start(Options{Argv: []string{"python3", "-c", "import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b'y'); print('typed')"},
+		Dir: f.root, Env: []string{"PATH=" + os.Getenv("PATH")}, Stdin: tty, Stdout: &out, Stderr: &out}, Paths{})
+	require.NoError(t, err)
+	err = p.Cmd.Wait()
+	p.Release()
+	assert.Error(t, err, out.String())
+	assert.NotContains(t, out.String(), "typed")
+	assert.Contains(t, out.String(), "Operation not permitted")
 }
