@@ -78,7 +78,7 @@ func (r *Root) openVerified(t target, flag int) (*os.File, fs.FileInfo, error) {
 			err = ErrChanged
 		case id.dev != r.dev:
 			err = ErrOtherDevice
-		case !info.IsDir() && id.nlink != 1:
+		case !info.IsDir() && id.nlink != 1 && !sharedLinkAllowed(t.name):
 			err = ErrHardLink
 		}
 	}
@@ -87,6 +87,17 @@ func (r *Root) openVerified(t target, flag int) (*os.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	return f, info, nil
+}
+
+// sharedLinkAllowed reports whether a file with several hard links may still be read: one
+// under a node_modules directory, where pnpm links every package file to its store outside
+// the project. Elsewhere a second name may alias a file outside the root (the user's key
+// linked in by some host tool), so it is refused. Neither a command (Landlock refuses a
+// link that would widen a file's rights, and the private root holds nothing outside) nor a
+// file tool can make such a link, and writes replace a file rather than write through it,
+// so reading pnpm's packages opens no path to the store's other files.
+func sharedLinkAllowed(canonical string) bool {
+	return canonical == "node_modules" || strings.HasPrefix(canonical, "node_modules/") || strings.Contains(canonical, "/node_modules/")
 }
 
 // checkRegular requires an existing regular file.

@@ -118,7 +118,7 @@ func (r *Root) fastReadTree(name string, buf []byte) ([]byte, error) {
 		return buf, detail(ErrNotRegular, "%s", fileType(statType(st.Mode)))
 	case uint64(st.Dev) != r.dev:
 		return buf, ErrOtherDevice
-	case st.Nlink != 1:
+	case st.Nlink != 1 && !sharedLinkAllowed(name):
 		return buf, ErrHardLink
 	case st.Size > r.maxSize:
 		return buf, detail(ErrTooLarge, "%d bytes, the limit is %d", st.Size, r.maxSize)
