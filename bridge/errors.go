@@ -23,7 +23,7 @@ var errorKinds = []errorKind{
 	{security.ErrOutsideRoot, definitions.PermissionError, []string{"Use a path inside the project root, relative to it (e.g. src/main.go)"}},
 	{security.ErrInvalidPath, definitions.ValidationError, []string{"Use a plain relative path: no control or look-alike characters, backslashes or leading ~"}},
 	{security.ErrSecret, definitions.PermissionError, []string{"Secret files (.env, keys, credentials) are not readable or writable by tools; ask the user for what you need"}},
-	{security.ErrProtected, definitions.PermissionError, []string{"This path is protected (.git/); change files elsewhere"}},
+	{security.ErrProtected, definitions.PermissionError, []string{"This path is protected: git's directory, jido's own config and tools, editor settings (.vscode, .idea), .envrc and shell rc files, and the config's protected list, since what they hold could run later outside the sandbox or widen jido's policy; change files elsewhere, or ask the user to make this change themselves"}},
 	{security.ErrHardLink, definitions.PermissionError, []string{"The file has several hard links and may alias a file outside the project; copy it to a new file instead"}},
 	{security.ErrOtherDevice, definitions.PermissionError, []string{"The file lies on another mount; only files of the project's file system are accessible"}},
 	{security.ErrIsRoot, definitions.PermissionError, []string{"The project root itself cannot be deleted or moved; name a path inside it"}},

@@ -1,6 +1,7 @@
 package manager
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -48,7 +49,14 @@ func rootKey(dir string) (string, error) {
 // openProject opens dir as a project with setup, recovering change sets a crash left
 // half applied.
 func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
-	root, err := security.Open(key, security.Options{Policy: cfg.Policy, MaxFileSize: cfg.MaxFileSize, NoSync: cfg.NoSync})
+	pol := security.DefaultPolicy()
+	if cfg.Policy != nil {
+		pol = *cfg.Policy
+	}
+	if perms := cmp.Or(setup.Permissions, cfg.Permissions); perms != nil {
+		pol.Protected = append(pol.Protected, perms.Protected()...)
+	}
+	root, err := security.Open(key, security.Options{Policy: &pol, MaxFileSize: cfg.MaxFileSize, NoSync: cfg.NoSync})
 	if err != nil {
 		return nil, err
 	}

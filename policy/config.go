@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 )
@@ -27,6 +28,9 @@ type fileConfig struct {
 	Ask   []tomlRule          `toml:"ask"`
 	Deny  []tomlRule          `toml:"deny"`
 	Roles map[string]tomlRole `toml:"roles"`
+	// Protected adds doublestar globs (root-relative) of paths that neither the file tools
+	// nor commands may change, to jido's defaults.
+	Protected []string `toml:"protected"`
 }
 
 type tomlRule struct {
@@ -61,11 +65,12 @@ type parsedRule struct {
 
 // parsedConfig is a checked config file.
 type parsedConfig struct {
-	mode    Mode
-	hasMode bool
-	rules   []parsedRule // in document order
-	roles   map[string][]string
-	headers []int // offsets of the start of every table header line
+	mode      Mode
+	hasMode   bool
+	rules     []parsedRule // in document order
+	roles     map[string][]string
+	protected []string
+	headers   []int // offsets of the start of every table header line
 }
 
 var actionByName = map[string]Action{"allow": Allow, "ask": Ask, "deny": Deny}
@@ -114,6 +119,12 @@ func parseConfig(name string, data []byte) (*parsedConfig, error) {
 		}
 	}
 	sort.SliceStable(pc.rules, func(i, j int) bool { return pc.rules[i].loc.offset < pc.rules[j].loc.offset })
+	for _, p := range fc.Protected {
+		if p == "" || strings.HasPrefix(p, "/") || !doublestar.ValidatePattern(p) {
+			return nil, configError(name, pos{}, "protected: %q is not a glob relative to the project root (say \"deploy/**\")", p)
+		}
+		pc.protected = append(pc.protected, p)
+	}
 	for role, v := range fc.Roles {
 		if v.Tools == nil {
 			return nil, configError(name, sc.roles[role], "role %q has no tools key", role)
@@ -358,6 +369,7 @@ func (e *Engine) loadBytes(scope Scope, name string, data []byte) error {
 	default:
 		e.mode = pc.mode
 	}
+	e.protected = append(e.protected, pc.protected...) // it only adds protection: applied untrusted too
 	for role, tools := range pc.roles {
 		if guarded {
 			e.ignored = append(e.ignored, fmt.Sprintf("%s: [roles.%s]", name, role))

@@ -496,3 +496,21 @@ func TestStricterProjectModeAndJidosOwnWritesStayTrusted(t *testing.T) {
 	assert.Equal(t, Allow, e.Decide(editFile).Action, "and after a revoke")
 	assert.Empty(t, e.Ignored())
 }
+
+func TestProtectedPathsApplyUntrusted(t *testing.T) {
+	dir := t.TempDir()
+	user, proj, trust := filepath.Join(dir, "user.toml"), filepath.Join(dir, "config.toml"), filepath.Join(dir, "trust")
+	require.NoError(t, os.WriteFile(user, []byte("protected = [\"Makefile\"]\n"), 0o644))
+	require.NoError(t, os.WriteFile(proj, []byte("protected = [\"deploy/**\", \"*.lock\"]\n"), 0o644))
+	e, err := LoadWithTrust(user, proj, trust)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Makefile", "deploy/**", "*.lock"}, e.Protected(), "a project's list only adds protection: no trust needed")
+	assert.Empty(t, e.Ignored())
+	assert.Equal(t, e.Protected(), e.Fork("").Protected(), "a session's engine sees the same list")
+
+	for _, bad := range []string{`protected = ["/etc/**"]`, `protected = ["deploy/[x"]`, `protected = [""]`, `protected = "deploy"`} {
+		require.NoError(t, os.WriteFile(proj, []byte(bad+"\n"), 0o644))
+		_, err := LoadWithTrust("", proj, trust)
+		assert.ErrorContains(t, err, "protected", bad)
+	}
+}

@@ -185,6 +185,8 @@ type Engine struct {
 	// ignored lists what an untrusted project config asked for and did not get.
 	trustPath string
 	ignored   []string
+	// protected are the config files' protected globs (root-relative).
+	protected []string
 }
 
 // New returns an engine in mode with no rules and the default roles.

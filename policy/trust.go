@@ -48,6 +48,18 @@ func (e *Engine) Ignored() []string {
 	return append([]string(nil), e.ignored...)
 }
 
+// Protected returns the globs of the paths the config files protect (the `protected` key
+// of the user's and the project's config; a project's applies before trust, since it only
+// adds protection), relative to the project root.
+func (e *Engine) Protected() []string {
+	if e.parent != nil {
+		return e.parent.Protected()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.protected...)
+}
+
 // Trust records the project config's current content as trusted, so that the next load
 // applies all of it (`jido trust`, after the user has read it). It is an error without a
 // trust file (LoadWithTrust) or a project config.

@@ -12,23 +12,39 @@ import (
 // Patterns are doublestar globs over the canonical root-relative path, matched
 // case-insensitively; a path is secret when it matches a Secret pattern and no
 // SecretExceptions pattern, protected when it or one of its parent directories matches a
-// Protected pattern.
+// Protected pattern and neither it nor a parent matches a ProtectedExceptions pattern.
 type Policy struct {
-	Secret           []string
-	SecretExceptions []string
-	Protected        []string
+	Secret              []string
+	SecretExceptions    []string
+	Protected           []string
+	ProtectedExceptions []string
+}
+
+// DefaultProtected are the patterns of the paths that nothing but the user may change,
+// because what they hold runs later outside the sandbox or widens jido's policy: git's
+// directory (hooks, config), jido's own (config, tools; but its output directory), editor
+// settings that run tasks, direnv's .envrc and shell rc files. The command sandbox makes
+// the same paths read-only.
+func DefaultProtected() []string {
+	return anyDepth(".git", ".git/**", ".jido", ".jido/**", ".vscode", ".vscode/**", ".idea", ".idea/**", ".envrc",
+		".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
+		".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".inputrc")
+}
+
+// anyDepth makes each pattern match at any depth of the tree.
+func anyDepth(patterns ...string) []string {
+	for i, p := range patterns {
+		patterns[i] = "**/" + p
+	}
+	return patterns
 }
 
 // DefaultPolicy returns jido's default secret and protected patterns: environment files,
 // private keys, credential files and cloud/SSH config directories are secret (their
-// *.example, *.sample, *.template and *.pub companions are not); .git is protected.
+// *.example, *.sample, *.template and *.pub companions are not); DefaultProtected are
+// protected, but for jido's output directory (command outputs and test reports, which
+// nothing runs).
 func DefaultPolicy() Policy {
-	anyDepth := func(patterns ...string) []string {
-		for i, p := range patterns {
-			patterns[i] = "**/" + p
-		}
-		return patterns
-	}
 	return Policy{
 		Secret: anyDepth(
 			".env*",
@@ -39,15 +55,16 @@ func DefaultPolicy() Policy {
 			"*.tfstate*",
 			".ssh/**", ".aws/**", ".gnupg/**", ".kube/**", ".docker/**",
 		),
-		SecretExceptions: anyDepth("*.example", "*.sample", "*.template", "*.pub"),
-		Protected:        anyDepth(".git", ".git/**"),
+		SecretExceptions:    anyDepth("*.example", "*.sample", "*.template", "*.pub"),
+		Protected:           DefaultProtected(),
+		ProtectedExceptions: []string{".jido/output", ".jido/output/**"},
 	}
 }
 
 // policy is a Policy with its patterns validated and lowercased.
 type policy struct {
-	spec                          Policy
-	secret, exceptions, protected []pathPattern
+	spec                                            Policy
+	secret, exceptions, protected, protectedExcepts []pathPattern
 }
 
 // compilePolicy validates and lowercases the patterns of p.
@@ -73,6 +90,9 @@ func compilePolicy(p Policy) (policy, error) {
 	if c.protected, err = lower(p.Protected); err != nil {
 		return policy{}, err
 	}
+	if c.protectedExcepts, err = lower(p.ProtectedExceptions); err != nil {
+		return policy{}, err
+	}
 	c.spec = p.clone()
 	return c, nil
 }
@@ -80,9 +100,10 @@ func compilePolicy(p Policy) (policy, error) {
 // clone returns a deep copy of p.
 func (p Policy) clone() Policy {
 	return Policy{
-		Secret:           slices.Clone(p.Secret),
-		SecretExceptions: slices.Clone(p.SecretExceptions),
-		Protected:        slices.Clone(p.Protected),
+		Secret:              slices.Clone(p.Secret),
+		SecretExceptions:    slices.Clone(p.SecretExceptions),
+		Protected:           slices.Clone(p.Protected),
+		ProtectedExceptions: slices.Clone(p.ProtectedExceptions),
 	}
 }
 
@@ -101,6 +122,9 @@ func (r *Root) IsSecret(canonical string) bool {
 func (r *Root) IsProtected(canonical string) bool {
 	p := strings.ToLower(canonical)
 	for {
+		if matchAny(r.policy.protectedExcepts, p) {
+			return false
+		}
 		if matchAny(r.policy.protected, p) {
 			return true
 		}

@@ -57,10 +57,10 @@ func scanProject(root *security.Root) Scan {
 				}
 			case e.Name() == ".git":
 				sc.Paths.Protected = append(sc.Paths.Protected, gitDirPaths(abs, e)...)
+			case root.IsSecret(name) && e.Type()&os.ModeSymlink == 0:
+				sc.Paths.Hidden = append(sc.Paths.Hidden, abs) // hidden is read-only too (.envrc)
 			case root.IsProtected(name):
 				sc.Paths.Protected = append(sc.Paths.Protected, abs)
-			case root.IsSecret(name) && e.Type()&os.ModeSymlink == 0:
-				sc.Paths.Hidden = append(sc.Paths.Hidden, abs)
 			case e.IsDir() && e.Name() != "node_modules":
 				visit(name)
 			}
