@@ -164,6 +164,10 @@ func shellError(err error) error {
 	if errors.Is(err, shell.ErrClosed) {
 		return definitions.NewError(definitions.ProcessError, "%v", err).Hint("Open a new session")
 	}
+	if errors.Is(err, shell.ErrTooManyJobs) {
+		return definitions.NewError(definitions.ProcessError, "run_shell: %v", err).
+			Hint("Wait for a running job with job_output (its wait argument), or end one with job_kill, then start this one again")
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) { // the cwd: toolError explains it
 		return err

@@ -2,18 +2,25 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 )
 
 // Job is a command started in the background; its output is read as it comes.
 type Job struct {
-	ID      string
-	Command string
-	pr      *process
-	readOut int64 // bytes of stdout already returned by Output
-	readErr int64
+	ID       string
+	Command  string
+	pr       *process
+	readOut  int64 // bytes of stdout already returned by Output
+	readErr  int64
+	lifetime time.Duration // how long it may run
+	expired  atomic.Bool   // killed for running longer than lifetime
 }
+
+// ErrTooManyJobs refuses a background job while the session's limit of running ones is reached.
+var ErrTooManyJobs = errors.New("too many background jobs")
 
 // JobStatus is what job_output returns.
 type JobStatus struct {
@@ -26,14 +33,18 @@ type JobStatus struct {
 	*Result   `json:"result,omitempty"`
 }
 
-// Start starts a background job; it runs until it ends, is killed, or the session closes.
+// Start starts a background job; it runs until it ends, is killed, outlives the session's
+// job lifetime, or the session closes. At most maxJobs run at once.
 func (r *Runner) Start(req Request) (*Job, error) {
+	if n := r.runningJobs(); n >= r.maxJobs {
+		return nil, fmt.Errorf("%w: %d are running, the most a session may have; wait for one with job_output or end one with job_kill", ErrTooManyJobs, n)
+	}
 	id := r.newID("job")
 	pr, err := r.start(req, id)
 	if err != nil {
 		return nil, err
 	}
-	j := &Job{ID: id, Command: req.Command, pr: pr}
+	j := &Job{ID: id, Command: req.Command, pr: pr, lifetime: r.lifetime}
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -42,7 +53,30 @@ func (r *Runner) Start(req Request) (*Job, error) {
 	}
 	r.jobs[id] = j
 	r.mu.Unlock()
+	timer := time.AfterFunc(j.lifetime, func() {
+		j.expired.Store(true)
+		j.pr.p.Kill()
+	})
+	go func() {
+		<-pr.done
+		timer.Stop()
+	}()
 	return j, nil
+}
+
+// runningJobs counts the session's jobs that have not ended.
+func (r *Runner) runningJobs() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, j := range r.jobs {
+		select {
+		case <-j.pr.done:
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // job finds a job by id.
@@ -77,6 +111,10 @@ func (r *Runner) Output(ctx context.Context, id string, wait time.Duration) (*Jo
 	case <-j.pr.done:
 		st.Running = false
 		res := j.pr.result()
+		if j.expired.Load() {
+			res.TimedOut = true
+			res.Notes = append(res.Notes, fmt.Sprintf("the job ran longer than a session's jobs may (%s) and was killed", j.lifetime))
+		}
 		st.ExitCode = &res.ExitCode
 		st.Result = res
 	default:

@@ -5,15 +5,18 @@
 package shell
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -36,15 +39,17 @@ const OutputDir = ".jido/output"
 
 // Runner runs the commands of one session; safe for concurrent use. Close kills its jobs.
 type Runner struct {
-	root    *security.Root
-	sb      *sandbox.Sandbox
-	tmp     string   // the session's private temp dir (host path)
-	base    []string // the base environment
-	shell   string   // bash, or sh when bash is absent
-	mu      sync.Mutex
-	jobs    map[string]*Job
-	closed  bool
-	counter int
+	root     *security.Root
+	sb       *sandbox.Sandbox
+	tmp      string   // the session's private temp dir (host path)
+	base     []string // the base environment
+	shell    string   // bash, or sh when bash is absent
+	maxJobs  int
+	lifetime time.Duration
+	mu       sync.Mutex
+	jobs     map[string]*Job
+	closed   bool
+	counter  int
 }
 
 // Options configure a Runner.
@@ -54,7 +59,17 @@ type Options struct {
 	Helper    string   // the sandbox helper binary ("" for the running executable)
 	ReadOnly  []string // more host paths commands may read
 	ReadWrite []string // more host paths commands may read and write
+	// MaxJobs bounds the background jobs running at once (0: DefaultMaxJobs), and
+	// JobLifetime how long one may run before it is killed (0: DefaultJobLifetime).
+	MaxJobs     int
+	JobLifetime time.Duration
 }
+
+// Defaults of the background jobs of one session.
+const (
+	DefaultMaxJobs     = 8
+	DefaultJobLifetime = 30 * time.Minute
+)
 
 // New makes a runner with its private temp dir.
 func New(o Options) (*Runner, error) {
@@ -78,16 +93,25 @@ func New(o Options) (*Runner, error) {
 		sh = "sh"
 	}
 	pruneOutputs(o.Root, OutputMaxAge) // one directory listing: cheap enough to do inline
-	return &Runner{root: o.Root, sb: sb, tmp: tmp, base: baseEnv(os.Environ(), tmp, goCache), shell: sh, jobs: map[string]*Job{}}, nil
+	return &Runner{root: o.Root, sb: sb, tmp: tmp, base: baseEnv(os.Environ(), tmp, goCache), shell: sh, jobs: map[string]*Job{},
+		maxJobs: cmp.Or(o.MaxJobs, DefaultMaxJobs), lifetime: cmp.Or(o.JobLifetime, DefaultJobLifetime)}, nil
 }
 
 // OutputMaxAge is how long full outputs and test reports stay in OutputDir.
 const OutputMaxAge = 7 * 24 * time.Hour
 
-// pruneOutputs removes the entries of OutputDir (output files, test report directories)
-// last modified more than maxAge ago, so that kept outputs do not pile up in the project.
-// It returns how many it removed; errors (a missing directory first of all) remove nothing.
+// pruneOutputs removes the entries of OutputDir that jido made (output files, test report
+// directories) last modified more than maxAge ago, so that kept outputs do not pile up in
+// the project. It never goes through a symbolic link (.jido or its output directory made a
+// link to the project would otherwise aim it at the project's own files) and removes only
+// names jido gives. It returns how many it removed; errors (a missing directory first of
+// all) remove nothing.
 func pruneOutputs(root *security.Root, maxAge time.Duration) int {
+	for _, dir := range []string{".jido", OutputDir} {
+		if info, err := root.Lstat(dir); err != nil || !info.IsDir() {
+			return 0
+		}
+	}
 	entries, err := root.ReadDir(OutputDir)
 	if err != nil {
 		return 0
@@ -95,6 +119,9 @@ func pruneOutputs(root *security.Root, maxAge time.Duration) int {
 	cutoff := time.Now().Add(-maxAge)
 	removed := 0
 	for _, e := range entries {
+		if !outputName.MatchString(e.Name()) || e.Type()&fs.ModeSymlink != 0 {
+			continue
+		}
 		info, err := e.Info()
 		if err != nil || !info.ModTime().Before(cutoff) {
 			continue
@@ -105,6 +132,10 @@ func pruneOutputs(root *security.Root, maxAge time.Duration) int {
 	}
 	return removed
 }
+
+// outputName matches the names jido gives in OutputDir: a command's spool files
+// (newID's run-N-HEX and job-N-HEX) and run_tests's report directories (tests-HEX).
+var outputName = regexp.MustCompile(`^((run|job)-[0-9]+-[0-9a-f]{8}\.(stdout|stderr)\.log|tests-[0-9a-f]{12})$`)
 
 // Request is one command.
 type Request struct {

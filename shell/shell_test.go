@@ -176,18 +176,51 @@ func TestJobs(t *testing.T) {
 func TestOldOutputsArePruned(t *testing.T) {
 	r, dir := newRunner(t)
 	out := filepath.Join(dir, OutputDir)
-	require.NoError(t, os.MkdirAll(filepath.Join(out, "tests-old"), 0o755))
-	for _, name := range []string{"run-old.stdout.log", "run-new.stdout.log", "tests-old/report.xml"} {
+	oldRun, newRun, oldTests := "run-3-0a1b2c3d.stdout.log", "run-4-0a1b2c3d.stderr.log", "tests-0123456789ab"
+	require.NoError(t, os.MkdirAll(filepath.Join(out, oldTests), 0o755))
+	for _, name := range []string{oldRun, newRun, oldTests + "/report.xml", "notes.txt", "job-1-zzzzzzzz.stdout.log"} {
 		require.NoError(t, os.WriteFile(filepath.Join(out, name), []byte("x"), 0o644))
 	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "README.md"), []byte("keep\n"), 0o644))
+	require.NoError(t, os.Symlink("../../README.md", filepath.Join(out, "job-2-0a1b2c3d.stdout.log")))
 	old := time.Now().Add(-OutputMaxAge - time.Hour)
-	for _, name := range []string{"run-old.stdout.log", "tests-old"} {
+	for _, name := range []string{oldRun, oldTests, "notes.txt", "job-1-zzzzzzzz.stdout.log"} {
 		require.NoError(t, os.Chtimes(filepath.Join(out, name), old, old))
 	}
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "README.md"), old, old))
 	assert.Equal(t, 2, pruneOutputs(r.root, OutputMaxAge))
-	assert.NoFileExists(t, filepath.Join(out, "run-old.stdout.log"))
-	assert.NoDirExists(t, filepath.Join(out, "tests-old"))
-	assert.FileExists(t, filepath.Join(out, "run-new.stdout.log"))
+	assert.NoFileExists(t, filepath.Join(out, oldRun))
+	assert.NoDirExists(t, filepath.Join(out, oldTests))
+	assert.FileExists(t, filepath.Join(out, newRun))
+	assert.FileExists(t, filepath.Join(out, "notes.txt"), "not a name jido gives")
+	assert.FileExists(t, filepath.Join(out, "job-1-zzzzzzzz.stdout.log"), "not a name jido gives")
+	assert.FileExists(t, filepath.Join(dir, "README.md"), "a link's target is never removed")
+}
+
+// TestPruningNeverFollowsALink: a command that made .jido/output (or .jido) a link to the
+// project must not get jido to delete the project's old files.
+func TestPruningNeverFollowsALink(t *testing.T) {
+	for _, link := range []struct{ name, target string }{{OutputDir, ".."}, {".jido", "."}} {
+		t.Run(link.name, func(t *testing.T) {
+			r, dir := newRunner(t)
+			old := time.Now().Add(-OutputMaxAge - time.Hour)
+			// The project's files, at the top and in a directory named output (which
+			// .jido -> . makes .jido/output).
+			names := []string{"README.md", "run-1-0a1b2c3d.stdout.log", "tests-0123456789ab", "output/run-2-0a1b2c3d.stdout.log"}
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "output"), 0o755))
+			for _, name := range names {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("keep\n"), 0o644))
+				require.NoError(t, os.Chtimes(filepath.Join(dir, name), old, old))
+			}
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(link.name)), 0o755))
+			require.NoError(t, os.RemoveAll(filepath.Join(dir, link.name)))
+			require.NoError(t, os.Symlink(link.target, filepath.Join(dir, link.name)))
+			assert.Equal(t, 0, pruneOutputs(r.root, OutputMaxAge))
+			for _, name := range names {
+				assert.FileExists(t, filepath.Join(dir, name))
+			}
+		})
+	}
 }
 
 func TestProgressIsReportedWhileACommandRuns(t *testing.T) {
@@ -206,4 +239,33 @@ func TestProgressIsReportedWhileACommandRuns(t *testing.T) {
 	_, err = r.Run(t.Context(), Request{Command: "sleep 0.2"})
 	require.NoError(t, err)
 	assert.Empty(t, reports, "no reporter, no reports")
+}
+
+func TestJobsAreCapped(t *testing.T) {
+	dir := t.TempDir()
+	root, err := security.Open(dir, security.Options{})
+	require.NoError(t, err)
+	defer root.Close()
+	r, err := New(Options{Root: root, MaxJobs: 2, JobLifetime: 300 * time.Millisecond})
+	require.NoError(t, err)
+	defer r.Close()
+
+	a, err := r.Start(Request{Command: "sleep 60"})
+	require.NoError(t, err)
+	_, err = r.Start(Request{Command: "sleep 60"})
+	require.NoError(t, err)
+	_, err = r.Start(Request{Command: "sleep 60"})
+	require.ErrorIs(t, err, ErrTooManyJobs)
+	assert.ErrorContains(t, err, "2 are running")
+
+	st, err := r.Output(t.Context(), a.ID, 5*time.Second)
+	require.NoError(t, err)
+	assert.False(t, st.Running, "the lifetime killed it")
+	require.NotNil(t, st.Result)
+	assert.True(t, st.TimedOut)
+	assert.Contains(t, strings.Join(st.Notes, " "), "ran longer than")
+
+	require.Eventually(t, func() bool { return r.runningJobs() == 0 }, 5*time.Second, 10*time.Millisecond)
+	_, err = r.Start(Request{Command: "true"})
+	assert.NoError(t, err, "ended jobs do not count")
 }
