@@ -15,33 +15,44 @@ import (
 // the way of the programs that would run it, but kept for the user to look at.
 const QuarantineDir = ".jido/quarantine"
 
-// rootNames lists the names at the top of the root (none when it cannot be read).
-func rootNames(root *security.Root) map[string]bool {
-	entries, err := os.ReadDir(root.Path())
-	names := map[string]bool{}
-	if err != nil {
-		return names
-	}
-	for _, e := range entries {
-		names[e.Name()] = true
-	}
-	return names
-}
-
 // audit undoes what a command did at protected paths that did not exist before it (the
-// private root made the existing ones read-only): a new protected entry at the top of the
-// root is moved to QuarantineDir/id, and a new repository (.git) keeps working but loses
-// the hooks and config keys that would run programs. It returns what it did, for the
+// private root made the existing ones read-only). It looks over the project again and,
+// for each protected path that is new since before: a part of a git directory (a new
+// repository anywhere, a new submodule's directory) keeps working but loses the hooks and
+// config keys that would run programs; anything else (.envrc, .vscode, a .git file that
+// points git elsewhere, a new worktrees directory) is moved to QuarantineDir/id. It returns what it did, for the
 // result.
-func audit(root *security.Root, before map[string]bool, id string) []string {
+func audit(root *security.Root, before Scan, id string) []string {
+	old := map[string]bool{}
+	for _, p := range before.Paths.Protected {
+		old[p] = true
+	}
 	var notes []string
-	for name := range rootNames(root) {
+	sanitized := map[string]bool{}
+	for _, p := range scanProject(root).Paths.Protected {
+		if old[p] {
+			continue
+		}
+		rel, err := filepath.Rel(root.Path(), p)
+		if err != nil {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		gitDir, part, inGit := strings.Cut(rel, ".git/")
 		switch {
-		case before[name]:
-		case name == ".git":
-			notes = append(notes, sanitizeRepo(root, id)...)
-		case root.IsProtected(name):
-			notes = append(notes, quarantine(root, name, id))
+		case inGit && (gitDir == "" || strings.HasSuffix(gitDir, "/")):
+			gitDir += ".git"
+			switch {
+			case part == "modules":
+				notes = append(notes, sanitizeModules(root, gitDir+"/modules", id)...)
+			case part == "worktrees": // their commondir files could point git at a planted repository
+				notes = append(notes, quarantine(root, rel, id))
+			case !sanitized[gitDir]:
+				sanitized[gitDir] = true
+				notes = append(notes, sanitizeGitDir(root, gitDir, id)...)
+			}
+		default:
+			notes = append(notes, quarantine(root, rel, id))
 		}
 	}
 	return notes
@@ -60,36 +71,58 @@ func quarantine(root *security.Root, rel, id string) string {
 
 // dangerousGitKey matches the git configuration keys that make git run a program, or
 // read configuration from elsewhere, lower-cased as git lists them.
-var dangerousGitKey = regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|alternaterefscommand|worktree)|sequence\.editor|diff\.external|(diff|merge|filter|difftool|mergetool|browser|man|gpg|credential)\..*|pager\..*|alias\..*|include\.path|includeif\..*|uploadpack\..*|receive\..*|remote\..*\.(uploadpack|receivepack|proxy)|http\..*|protocol\..*|web\.browser)$`)
+var dangerousGitKey = regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|alternaterefscommand|worktree)|sequence\.editor|diff\.external|(diff|merge|filter|difftool|mergetool|browser|man|gpg|credential)\..*|pager\..*|alias\..*|include\.path|includeif\..*|uploadpack\..*|receive\.procreceiverefs|remote\..*\.(uploadpack|receivepack)|web\.browser)$`)
 
-// sanitizeRepo makes a repository the command created at the root harmless to the host's
-// git: hooks other than git's samples are quarantined, and configuration keys that run
-// programs are removed (with git itself; without git the whole config is quarantined).
-func sanitizeRepo(root *security.Root, id string) []string {
+// sanitizeGitDir makes a git directory (root-relative) that the command created, or whose
+// hooks or config it created, harmless to the host's git: hooks other than git's samples
+// are quarantined, and configuration keys that run programs are removed (with git itself;
+// without git the whole config is quarantined).
+func sanitizeGitDir(root *security.Root, gitDir, id string) []string {
 	var notes []string
-	if entries, err := os.ReadDir(filepath.Join(root.Path(), ".git", "hooks")); err == nil {
+	host := filepath.Join(root.Path(), filepath.FromSlash(gitDir))
+	if entries, err := os.ReadDir(filepath.Join(host, "hooks")); err == nil {
 		for _, e := range entries {
 			if !strings.HasSuffix(e.Name(), ".sample") {
-				notes = append(notes, quarantine(root, ".git/hooks/"+e.Name(), id))
+				notes = append(notes, quarantine(root, gitDir+"/hooks/"+e.Name(), id))
 			}
 		}
 	}
-	cfg := filepath.Join(root.Path(), ".git", "config")
-	if _, err := os.Lstat(cfg); err != nil {
+	cfg := filepath.Join(host, "config")
+	if info, err := os.Lstat(cfg); err != nil || !info.Mode().IsRegular() {
+		if err == nil {
+			notes = append(notes, quarantine(root, gitDir+"/config", id))
+		}
 		return notes
 	}
 	out, err := exec.Command("git", "config", "--file", cfg, "--name-only", "--list").Output()
 	if err != nil {
-		return append(notes, quarantine(root, ".git/config", id))
+		return append(notes, quarantine(root, gitDir+"/config", id))
 	}
 	for key := range strings.FieldsSeq(string(out)) {
 		if dangerousGitKey.MatchString(strings.ToLower(key)) {
 			if exec.Command("git", "config", "--file", cfg, "--unset-all", key).Run() != nil {
-				return append(notes, quarantine(root, ".git/config", id))
+				return append(notes, quarantine(root, gitDir+"/config", id))
 			}
-			notes = append(notes, fmt.Sprintf(".git/config: jido removed %s, set by the command in the repository it created (it would run a program outside the sandbox)", key))
+			notes = append(notes, fmt.Sprintf("%s/config: jido removed %s, set by the command (it would run a program outside the sandbox)", gitDir, key))
 		}
 	}
+	return notes
+}
+
+// sanitizeModules sanitizes every git directory under a repository's modules directory
+// (submodules, nested ones included).
+func sanitizeModules(root *security.Root, modules, id string) []string {
+	var notes []string
+	filepath.WalkDir(filepath.Join(root.Path(), filepath.FromSlash(modules)), func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if _, err := os.Lstat(filepath.Join(p, "HEAD")); err == nil {
+			rel, _ := filepath.Rel(root.Path(), p)
+			notes = append(notes, sanitizeGitDir(root, filepath.ToSlash(rel), id)...)
+		}
+		return nil
+	})
 	return notes
 }
 

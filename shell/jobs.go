@@ -34,18 +34,25 @@ type JobStatus struct {
 }
 
 // Start starts a background job; it runs until it ends, is killed, outlives the session's
-// job lifetime, or the session closes. At most maxJobs run at once.
+// job lifetime, or the session closes. At most maxJobs run at once: a slot is taken before
+// the command starts, so that concurrent Starts cannot pass the cap together.
 func (r *Runner) Start(req Request) (*Job, error) {
-	if n := r.runningJobs(); n >= r.maxJobs {
+	r.mu.Lock()
+	if n := r.runningJobsLocked() + r.starting; n >= r.maxJobs {
+		r.mu.Unlock()
 		return nil, fmt.Errorf("%w: %d are running, the most a session may have; wait for one with job_output or end one with job_kill", ErrTooManyJobs, n)
 	}
+	r.starting++
+	r.mu.Unlock()
 	id := r.newID("job")
 	pr, err := r.start(req, id)
+	r.mu.Lock()
+	r.starting--
 	if err != nil {
+		r.mu.Unlock()
 		return nil, err
 	}
 	j := &Job{ID: id, Command: req.Command, pr: pr, lifetime: r.lifetime}
-	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
 		j.kill()
@@ -54,8 +61,12 @@ func (r *Runner) Start(req Request) (*Job, error) {
 	r.jobs[id] = j
 	r.mu.Unlock()
 	timer := time.AfterFunc(j.lifetime, func() {
-		j.expired.Store(true)
-		j.pr.p.Kill()
+		select {
+		case <-pr.done: // it ended on its own
+		default:
+			j.expired.Store(true)
+			pr.p.Kill()
+		}
 	})
 	go func() {
 		<-pr.done
@@ -68,6 +79,11 @@ func (r *Runner) Start(req Request) (*Job, error) {
 func (r *Runner) runningJobs() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.runningJobsLocked()
+}
+
+// runningJobsLocked is runningJobs with r.mu held.
+func (r *Runner) runningJobsLocked() int {
 	n := 0
 	for _, j := range r.jobs {
 		select {

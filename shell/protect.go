@@ -15,9 +15,10 @@ import (
 const maxScanDirs = 50_000
 
 // gitProtected are the parts of a repository's git directory that make git run programs
-// or trust settings: a command sees them read-only. The rest of the directory (objects,
+// or trust settings: a command sees them read-only (worktrees too: a worktree's commondir
+// file could point git at a planted repository). The rest of the directory (objects,
 // refs, index, HEAD, logs) stays writable, so that add, commit, branch and stash work.
-var gitProtected = []string{"config", "config.worktree", "hooks", "info", "modules"}
+var gitProtected = []string{"config", "config.worktree", "hooks", "info", "modules", "worktrees"}
 
 // Scan is the result of one look over the project before a command.
 type Scan struct {
@@ -58,7 +59,10 @@ func scanProject(root *security.Root) Scan {
 			case e.Name() == ".git":
 				sc.Paths.Protected = append(sc.Paths.Protected, gitDirPaths(abs, e)...)
 			case root.IsSecret(name) && e.Type()&os.ModeSymlink == 0:
-				sc.Paths.Hidden = append(sc.Paths.Hidden, abs) // hidden is read-only too (.envrc)
+				sc.Paths.Hidden = append(sc.Paths.Hidden, abs) // hidden is read-only too
+				if root.IsProtected(name) {
+					sc.Paths.Protected = append(sc.Paths.Protected, abs) // .envrc: its creation is audited
+				}
 			case root.IsProtected(name):
 				sc.Paths.Protected = append(sc.Paths.Protected, abs)
 			case e.IsDir() && e.Name() != "node_modules":

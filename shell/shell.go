@@ -48,6 +48,7 @@ type Runner struct {
 	lifetime time.Duration
 	mu       sync.Mutex
 	jobs     map[string]*Job
+	starting int // jobs being started: they count against maxJobs
 	closed   bool
 	counter  int
 }
@@ -219,7 +220,6 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 	// (but for the output directory) rather than creating it; an error leaves it as it is.
 	r.root.MkdirAll(OutputDir)
 	pr.scan = scanProject(r.root)
-	before := rootNames(r.root)
 	p, err := r.sb.Start(sandbox.Options{
 		Argv: argv, Dir: dir, Env: withEnv(r.base, req.Env),
 		Stdin: stdin, Stdout: pr.stdout, Stderr: pr.stderr, WaitDelay: waitDelay,
@@ -231,7 +231,7 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 	go func() {
 		pr.err = p.Cmd.Wait()
 		p.Release() // background children of the command die with it
-		pr.notes = audit(r.root, before, id)
+		pr.notes = audit(r.root, pr.scan, id)
 		pr.stdout.close()
 		pr.stderr.close()
 		close(pr.done)

@@ -14,6 +14,7 @@ import (
 	"github.com/jido-run/jido/security"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 func TestMain(m *testing.M) {
@@ -24,13 +25,20 @@ func TestMain(m *testing.M) {
 func newRunner(t testing.TB) (*Runner, string) {
 	t.Helper()
 	dir := t.TempDir()
+	return newRunnerIn(t, dir, Options{}), dir
+}
+
+// newRunnerIn makes a runner of the project dir with o (its Root set here).
+func newRunnerIn(t testing.TB, dir string, o Options) *Runner {
+	t.Helper()
 	root, err := security.Open(dir, security.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { root.Close() })
-	r, err := New(Options{Root: root})
+	o.Root = root
+	r, err := New(o)
 	require.NoError(t, err)
 	t.Cleanup(func() { r.Close() })
-	return r, dir
+	return r
 }
 
 func TestRunBasics(t *testing.T) {
@@ -173,51 +181,121 @@ func TestJobs(t *testing.T) {
 	assert.ErrorIs(t, err, ErrClosed)
 }
 
+func TestOutputNames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		jido bool
+	}{
+		{"run-1-0a1b2c3d.stdout.log", true},
+		{"run-12345-ffffffff.stderr.log", true},
+		{"job-7-00000000.stdout.log", true},
+		{"job-7-00000000.stderr.log", true},
+		{"tests-0123456789ab", true},
+		{"run-1-0a1b2c3d.stdin.log", false},
+		{"run-1-0A1B2C3D.stdout.log", false},
+		{"run-1-0a1b2c3.stdout.log", false},
+		{"run-1-0a1b2c3d0.stdout.log", false},
+		{"run--0a1b2c3d.stdout.log", false},
+		{"run-x-0a1b2c3d.stdout.log", false},
+		{"exec-1-0a1b2c3d.stdout.log", false},
+		{"run-1-0a1b2c3d.stdout.log.bak", false},
+		{"run-1-0a1b2c3d.stdout.log/x", false},
+		{"../run-1-0a1b2c3d.stdout.log", false},
+		{"xrun-1-0a1b2c3d.stdout.log", false},
+		{"run-1-0a1b2c3d.stdout.log\n", false},
+		{"tests-0123456789a", false},
+		{"tests-0123456789abc", false},
+		{"tests-0123456789AB", false},
+		{"tests-old", false},
+		{"README.md", false},
+		{".git", false},
+		{"", false},
+	} {
+		assert.Equal(t, tc.jido, outputName.MatchString(tc.name), "%q", tc.name)
+	}
+	r := &Runner{}
+	for _, prefix := range []string{"run", "job"} {
+		for _, stream := range []string{"stdout", "stderr"} {
+			assert.Regexp(t, outputName, r.newID(prefix)+"."+stream+".log", "the names spool gives")
+		}
+	}
+}
+
 func TestOldOutputsArePruned(t *testing.T) {
 	r, dir := newRunner(t)
 	out := filepath.Join(dir, OutputDir)
 	oldRun, newRun, oldTests := "run-3-0a1b2c3d.stdout.log", "run-4-0a1b2c3d.stderr.log", "tests-0123456789ab"
 	require.NoError(t, os.MkdirAll(filepath.Join(out, oldTests), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "src"), 0o755))
 	for _, name := range []string{oldRun, newRun, oldTests + "/report.xml", "notes.txt", "job-1-zzzzzzzz.stdout.log"} {
 		require.NoError(t, os.WriteFile(filepath.Join(out, name), []byte("x"), 0o644))
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "README.md"), []byte("keep\n"), 0o644))
-	require.NoError(t, os.Symlink("../../README.md", filepath.Join(out, "job-2-0a1b2c3d.stdout.log")))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "src", "main.go"), []byte("keep\n"), 0o644))
+	// Links named as jido names its outputs, to a project file and a project directory.
+	fileLink, dirLink := filepath.Join(out, "job-2-0a1b2c3d.stdout.log"), filepath.Join(out, "tests-ba9876543210")
+	require.NoError(t, os.Symlink("../../README.md", fileLink))
+	require.NoError(t, os.Symlink("../../src", dirLink))
 	old := time.Now().Add(-OutputMaxAge - time.Hour)
 	for _, name := range []string{oldRun, oldTests, "notes.txt", "job-1-zzzzzzzz.stdout.log"} {
 		require.NoError(t, os.Chtimes(filepath.Join(out, name), old, old))
 	}
-	require.NoError(t, os.Chtimes(filepath.Join(dir, "README.md"), old, old))
+	for _, name := range []string{"README.md", "src/main.go", "src"} {
+		require.NoError(t, os.Chtimes(filepath.Join(dir, name), old, old))
+	}
+	for _, link := range []string{fileLink, dirLink} { // the links themselves are old too
+		ts := []unix.Timespec{unix.NsecToTimespec(old.UnixNano()), unix.NsecToTimespec(old.UnixNano())}
+		require.NoError(t, unix.UtimesNanoAt(unix.AT_FDCWD, link, ts, unix.AT_SYMLINK_NOFOLLOW))
+	}
+
 	assert.Equal(t, 2, pruneOutputs(r.root, OutputMaxAge))
 	assert.NoFileExists(t, filepath.Join(out, oldRun))
 	assert.NoDirExists(t, filepath.Join(out, oldTests))
-	assert.FileExists(t, filepath.Join(out, newRun))
+	assert.FileExists(t, filepath.Join(out, newRun), "not old yet")
 	assert.FileExists(t, filepath.Join(out, "notes.txt"), "not a name jido gives")
 	assert.FileExists(t, filepath.Join(out, "job-1-zzzzzzzz.stdout.log"), "not a name jido gives")
 	assert.FileExists(t, filepath.Join(dir, "README.md"), "a link's target is never removed")
+	assert.FileExists(t, filepath.Join(dir, "src", "main.go"), "a link's target is never removed")
 }
 
-// TestPruningNeverFollowsALink: a command that made .jido/output (or .jido) a link to the
-// project must not get jido to delete the project's old files.
+// TestPruningNeverFollowsALink: a command that made .jido/output (or .jido) a link, to the
+// project or out of it, must not get the next session to delete the files there.
 func TestPruningNeverFollowsALink(t *testing.T) {
-	for _, link := range []struct{ name, target string }{{OutputDir, ".."}, {".jido", "."}} {
-		t.Run(link.name, func(t *testing.T) {
-			r, dir := newRunner(t)
+	for _, tc := range []struct {
+		name, link, target string
+		at                 string // where the link leads, relative to the project
+	}{
+		{name: "output to the project", link: OutputDir, target: "..", at: "."},
+		{name: "output out of the project", link: OutputDir, target: "../..", at: ".."},
+		{name: "jido to the project", link: ".jido", target: ".", at: "."},
+		{name: "jido out of the project", link: ".jido", target: "..", at: ".."},
+		{name: "output a file", link: OutputDir, at: "."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "project")
+			there := filepath.Join(dir, tc.at)
 			old := time.Now().Add(-OutputMaxAge - time.Hour)
-			// The project's files, at the top and in a directory named output (which
-			// .jido -> . makes .jido/output).
-			names := []string{"README.md", "run-1-0a1b2c3d.stdout.log", "tests-0123456789ab", "output/run-2-0a1b2c3d.stdout.log"}
-			require.NoError(t, os.MkdirAll(filepath.Join(dir, "output"), 0o755))
+			// Files where the link leads, at the top and in a directory named output
+			// (which .jido -> there makes .jido/output), named as jido names its outputs.
+			names := []string{"README.md", "run-1-0a1b2c3d.stdout.log", "tests-0123456789ab/report.xml", "output/run-2-0a1b2c3d.stdout.log"}
 			for _, name := range names {
-				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("keep\n"), 0o644))
-				require.NoError(t, os.Chtimes(filepath.Join(dir, name), old, old))
+				require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(there, name)), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(there, name), []byte("keep\n"), 0o644))
 			}
-			require.NoError(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(link.name)), 0o755))
-			require.NoError(t, os.RemoveAll(filepath.Join(dir, link.name)))
-			require.NoError(t, os.Symlink(link.target, filepath.Join(dir, link.name)))
+			for _, name := range append(names, "tests-0123456789ab", "output") {
+				require.NoError(t, os.Chtimes(filepath.Join(there, name), old, old))
+			}
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(tc.link)), 0o755))
+			if tc.target == "" {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, tc.link), nil, 0o644))
+			} else {
+				require.NoError(t, os.Symlink(tc.target, filepath.Join(dir, tc.link)))
+			}
+
+			r := newRunnerIn(t, dir, Options{}) // a session's start prunes
 			assert.Equal(t, 0, pruneOutputs(r.root, OutputMaxAge))
 			for _, name := range names {
-				assert.FileExists(t, filepath.Join(dir, name))
+				assert.FileExists(t, filepath.Join(there, name))
 			}
 		})
 	}
@@ -242,30 +320,78 @@ func TestProgressIsReportedWhileACommandRuns(t *testing.T) {
 }
 
 func TestJobsAreCapped(t *testing.T) {
-	dir := t.TempDir()
-	root, err := security.Open(dir, security.Options{})
-	require.NoError(t, err)
-	defer root.Close()
-	r, err := New(Options{Root: root, MaxJobs: 2, JobLifetime: 300 * time.Millisecond})
-	require.NoError(t, err)
-	defer r.Close()
+	r := newRunnerIn(t, t.TempDir(), Options{MaxJobs: 3})
+	var jobs []*Job
+	for range 3 {
+		j, err := r.Start(Request{Command: "sleep 60"})
+		require.NoError(t, err)
+		jobs = append(jobs, j)
+	}
+	_, err := r.Start(Request{Command: "sleep 60"})
+	require.ErrorIs(t, err, ErrTooManyJobs)
+	assert.ErrorContains(t, err, "3 are running")
+	assert.ErrorContains(t, err, "job_kill")
 
-	a, err := r.Start(Request{Command: "sleep 60"})
+	_, err = r.Kill(jobs[0].ID)
 	require.NoError(t, err)
-	_, err = r.Start(Request{Command: "sleep 60"})
-	require.NoError(t, err)
+	short, err := r.Start(Request{Command: "true"})
+	require.NoError(t, err, "a killed job frees its slot")
 	_, err = r.Start(Request{Command: "sleep 60"})
 	require.ErrorIs(t, err, ErrTooManyJobs)
-	assert.ErrorContains(t, err, "2 are running")
 
-	st, err := r.Output(t.Context(), a.ID, 5*time.Second)
+	st, err := r.Output(t.Context(), short.ID, 10*time.Second)
+	require.NoError(t, err)
+	require.False(t, st.Running)
+	_, err = r.Start(Request{Command: "sleep 60"})
+	assert.NoError(t, err, "an ended job does not count")
+}
+
+func TestConcurrentStartsKeepTheCap(t *testing.T) {
+	r := newRunnerIn(t, t.TempDir(), Options{MaxJobs: 2})
+	errs := make(chan error, 8)
+	for range cap(errs) {
+		go func() {
+			_, err := r.Start(Request{Command: "sleep 60"})
+			errs <- err
+		}()
+	}
+	started := 0
+	for range cap(errs) {
+		if err := <-errs; err == nil {
+			started++
+		} else {
+			assert.ErrorIs(t, err, ErrTooManyJobs)
+		}
+	}
+	assert.Equal(t, 2, started)
+	assert.Equal(t, 2, r.runningJobs())
+}
+
+func TestJobLifetime(t *testing.T) {
+	r := newRunnerIn(t, t.TempDir(), Options{JobLifetime: 300 * time.Millisecond})
+	long, err := r.Start(Request{Command: "sleep 60"})
+	require.NoError(t, err)
+	quick, err := r.Start(Request{Command: "echo done"})
+	require.NoError(t, err)
+
+	st, err := r.Output(t.Context(), long.ID, 10*time.Second)
 	require.NoError(t, err)
 	assert.False(t, st.Running, "the lifetime killed it")
 	require.NotNil(t, st.Result)
+	assert.Equal(t, 128+9, *st.ExitCode)
 	assert.True(t, st.TimedOut)
-	assert.Contains(t, strings.Join(st.Notes, " "), "ran longer than")
+	assert.Contains(t, strings.Join(st.Notes, " "), "ran longer than a session's jobs may (300ms) and was killed")
 
-	require.Eventually(t, func() bool { return r.runningJobs() == 0 }, 5*time.Second, 10*time.Millisecond)
-	_, err = r.Start(Request{Command: "true"})
-	assert.NoError(t, err, "ended jobs do not count")
+	st, err = r.Output(t.Context(), quick.ID, 10*time.Second)
+	require.NoError(t, err)
+	require.NotNil(t, st.Result)
+	assert.Equal(t, 0, *st.ExitCode)
+	assert.False(t, st.TimedOut, "a job that ended in time was not killed")
+	assert.NotContains(t, strings.Join(st.Notes, " "), "ran longer")
+}
+
+func TestJobLimitsDefault(t *testing.T) {
+	r, _ := newRunner(t)
+	assert.Equal(t, DefaultMaxJobs, r.maxJobs)
+	assert.Equal(t, DefaultJobLifetime, r.lifetime)
 }

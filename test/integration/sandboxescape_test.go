@@ -191,3 +191,23 @@ func TestConfigProtectedPathsHoldForToolsAndCommands(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "echo deploy\n", string(data))
 }
+
+func TestNestedRepositoriesAndWorktreesMadeByACommandAreUndone(t *testing.T) {
+	f := newEscapeFixture(t)
+	res, _ := f.run(t, "mkdir -p deep/er && git -C deep/er init -q && git -C deep/er config core.fsmonitor id && "+
+		"mkdir -p sub && echo id > sub/.zshrc && git add src && git commit -qm one && git worktree add -q wt 2>/dev/null; "+
+		"git -C vendor/lib config --get core.fsmonitor; echo done")
+	requireIsolated(t, res)
+	require.Contains(t, res["stdout"], "done", "%v", res)
+	notes := fmt.Sprint(res["sandbox_notes"])
+	assert.Contains(t, notes, "deep/er/.git/config: jido removed core.fsmonitor")
+	assert.Contains(t, notes, "sub/.zshrc")
+	assert.Contains(t, notes, ".git/worktrees")
+	assert.Contains(t, notes, "wt/.git")
+	out, err := exec.Command("git", "config", "--file", filepath.Join(f.root, "deep/er/.git/config"), "--get", "core.fsmonitor").CombinedOutput()
+	assert.Error(t, err, "the nested repository lost its fsmonitor: %s", out)
+	for _, gone := range []string{"sub/.zshrc", ".git/worktrees", "wt/.git"} {
+		_, err := os.Lstat(filepath.Join(f.root, gone))
+		assert.True(t, os.IsNotExist(err), "%s was moved away", gone)
+	}
+}
