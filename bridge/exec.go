@@ -196,6 +196,7 @@ type RunTestsResult struct {
 	TimedOut bool                 `json:"timed_out,omitempty"`
 	Sandbox  *sandbox.Confinement `json:"sandbox,omitempty"`
 	Files    map[string]string    `json:"output_files,omitempty"`
+	Notes    []string             `json:"sandbox_notes,omitempty"` // what the sandbox refused or undid
 }
 
 // RunTests detects the project's test runner, runs it in the sandbox and parses its
@@ -236,7 +237,7 @@ func (e *Exec) RunTests(ctx context.Context, p definitions.RunTestsParams) (*Run
 	}
 	return &RunTestsResult{
 		Summary: &sum, Runner: plan.Runner, Command: plan.Argv, ExitCode: &out.ExitCode, TimedOut: out.TimedOut,
-		Sandbox: &out.Sandbox, Files: out.Files,
+		Sandbox: &out.Sandbox, Files: out.Files, Notes: out.Notes,
 	}, nil
 }
 
