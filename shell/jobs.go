@@ -40,7 +40,7 @@ func (r *Runner) Start(req Request) (*Job, error) {
 	r.mu.Lock()
 	if n := r.runningJobsLocked() + r.starting; n >= r.maxJobs {
 		r.mu.Unlock()
-		return nil, fmt.Errorf("%w: %d are running, the most a session may have; wait for one with job_output or end one with job_kill", ErrTooManyJobs, n)
+		return nil, fmt.Errorf("%w: %d running, the most a session may have; wait for one with job_output or end one with job_kill", ErrTooManyJobs, n)
 	}
 	r.starting++
 	r.mu.Unlock()

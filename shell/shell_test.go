@@ -329,7 +329,7 @@ func TestJobsAreCapped(t *testing.T) {
 	}
 	_, err := r.Start(Request{Command: "sleep 60"})
 	require.ErrorIs(t, err, ErrTooManyJobs)
-	assert.ErrorContains(t, err, "3 are running")
+	assert.ErrorContains(t, err, "3 running, the most")
 	assert.ErrorContains(t, err, "job_kill")
 
 	_, err = r.Kill(jobs[0].ID)
