@@ -91,6 +91,10 @@ func newSessionGroup(maxProcs int, maxMemory int64) *sessionGroup {
 			os.Remove(dir)
 			continue
 		}
+		if controller == "memory" { // no way around the limit through swap; errors: no swap accounting
+			os.WriteFile(filepath.Join(dir, "memory.swap.max"), []byte("0"), 0)
+			os.WriteFile(filepath.Join(dir, "memory.memsw.limit_in_bytes"), []byte(limits[controller]), 0)
+		}
 		if !slices.Contains(g.dirs, dir) {
 			g.dirs = append(g.dirs, dir)
 		}
@@ -166,6 +170,28 @@ func (c *cmdGroup) killAll() {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// oomKilled reports whether the kernel killed a process of the group for memory
+// (memory.events in v2, memory.oom_control in v1: both count oom_kill).
+func (c *cmdGroup) oomKilled() bool {
+	if c == nil {
+		return false
+	}
+	for _, dir := range c.dirs {
+		for _, file := range []string{"memory.events", "memory.oom_control"} {
+			data, err := os.ReadFile(filepath.Join(dir, file))
+			if err != nil {
+				continue
+			}
+			for line := range strings.Lines(string(data)) {
+				if n, ok := strings.CutPrefix(strings.TrimSpace(line), "oom_kill "); ok && n != "0" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // remove deletes the (empty) group.

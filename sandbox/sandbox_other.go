@@ -32,6 +32,7 @@ func (*sessionGroup) newCmdGroup() *cmdGroup   { return nil }
 func (*cmdGroup) procsFiles() []string         { return nil }
 func (*cmdGroup) killAll()                     {}
 func (*cmdGroup) remove()                      {}
+func (*cmdGroup) oomKilled() bool              { return false }
 
 // helperMain execs the command unconfined.
 func helperMain(arg string) int {

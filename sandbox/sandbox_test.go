@@ -172,6 +172,11 @@ func TestSessionLimitsHoldAcrossCommands(t *testing.T) {
 	out, code, _ := run(t, sb, f.root, "head -c 200000000 /dev/zero | python3 -c 'import sys; d = sys.stdin.buffer.read(); print(len(d))'")
 	assert.NotEqual(t, 0, code, "200 MB in a 64 MiB session: %s", out)
 	assert.NotRegexp(t, "(?m)^200000000$", out, "the read did not complete")
+	p, err := sb.Start(Options{Argv: []string{"python3", "-c", "b = bytearray(200 << 20); print(len(b))"}, Dir: f.root, Env: []string{"PATH=" + os.Getenv("PATH")}}, Paths{})
+	require.NoError(t, err)
+	p.Cmd.Wait()
+	p.Release()
+	assert.True(t, p.OOMKilled, "the kernel's OOM kill is reported")
 
 	// Two commands at once share the session's 40 processes.
 	var outs [2]bytes.Buffer

@@ -111,6 +111,7 @@ type Options struct {
 type Process struct {
 	Cmd         *exec.Cmd
 	Confinement Confinement
+	OOMKilled   bool      // set by Release: the kernel killed a process of the command for the session's memory limit
 	group       *cmdGroup // nil without a cgroup
 }
 
@@ -211,5 +212,6 @@ func (s *Sandbox) Close() {
 // its process group or cgroup) and removes its cgroup.
 func (p *Process) Release() {
 	p.Kill()
+	p.OOMKilled = p.group.oomKilled()
 	p.group.remove()
 }

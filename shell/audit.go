@@ -129,14 +129,17 @@ func sanitizeModules(root *security.Root, modules, id string) []string {
 // denial matches what a program prints when the kernel refused it a file or an operation.
 var denial = regexp.MustCompile(`(?i)read-only file system|permission denied|operation not permitted`)
 
-// sandboxNotes explains a failure that looks like the sandbox's doing, and says when the
-// scan before the command did not cover the whole tree.
-func sandboxNotes(res *Result, sc Scan) []string {
+// sandboxNotes explains a failure that looks like the sandbox's doing (a denial, or the
+// memory limit), and says when the scan before the command did not cover the whole tree.
+func sandboxNotes(res *Result, sc Scan, oom bool) []string {
 	var notes []string
 	if res.ExitCode != 0 && res.Sandbox.Confined && (denial.MatchString(res.Stderr) || denial.MatchString(res.Stdout)) {
 		notes = append(notes, "this may be the sandbox refusing: commands write only inside the project and $TMPDIR; "+
 			"protected paths (.git/config, .git/hooks, .git/info, .jido, .vscode, .idea, .envrc, shell rc files, and the config's protected list) are read-only; "+
 			"secret files read empty; there is no network unless allowed. If the command needs more, ask the user to run it outside jido")
+	}
+	if oom {
+		notes = append(notes, "the kernel killed the command for memory: the session's commands together may use the sandbox's memory limit, no more; use less (smaller inputs, fewer parallel jobs) or end other jobs")
 	}
 	if !sc.Complete {
 		notes = append(notes, fmt.Sprintf("the project has more than %d directories: the sandbox refined only the first ones (secret files and nested repositories beyond them are not protected)", maxScanDirs))

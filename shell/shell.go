@@ -339,7 +339,7 @@ func (pr *process) result() *Result {
 			res.Files[stream] = o.path
 		}
 	}
-	res.Notes = append(append([]string(nil), pr.notes...), sandboxNotes(res, pr.scan)...)
+	res.Notes = append(append([]string(nil), pr.notes...), sandboxNotes(res, pr.scan, pr.p.OOMKilled)...)
 	return res
 }
 
