@@ -102,7 +102,11 @@ func bindAll(s spec) error {
 	if err := makeDev(); err != nil {
 		return err
 	}
-	for _, p := range append(slices.Clone(hiddenSystemFiles), s.Hidden...) {
+	hostKeys, _ := filepath.Glob(oldRoot + "/etc/ssh/ssh_host_*_key")
+	for i := range hostKeys {
+		hostKeys[i] = strings.TrimPrefix(hostKeys[i], oldRoot)
+	}
+	for _, p := range slices.Concat(hiddenSystemFiles, hostKeys, s.Hidden) {
 		if err := hide(newRoot + p); err != nil {
 			return err
 		}

@@ -81,7 +81,8 @@ var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "
 var networkDirs = []string{"/run/systemd/resolve"}
 
 // hiddenSystemFiles are files under systemDirs that a command sees empty even when it
-// runs as root: password hashes and host private keys.
+// runs as root (the owner of them, so dropping capabilities is not enough): password
+// hashes and TLS private keys; SSH host keys (/etc/ssh/ssh_host_*_key) too.
 var hiddenSystemFiles = []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/security/opasswd", "/etc/ssl/private"}
 
 // procFiles are the parts of /proc a command may read. Not /proc itself: a Landlock domain
