@@ -150,3 +150,31 @@ func TestNoTypingIntoATerminal(t *testing.T) {
 	assert.NotContains(t, out.String(), "typed")
 	assert.Contains(t, out.String(), "Operation not permitted")
 }
+
+// TestAsAnUnprivilegedUser runs the escape tests again as uid 65534, where the helper
+// builds the private root inside a user namespace of its own: the path most users take.
+// It needs root to switch users, so it runs where the suite runs as root (.ci/run does).
+func TestAsAnUnprivilegedUser(t *testing.T) {
+	if os.Getuid() != 0 || os.Getenv("JIDO_SANDBOX_UNPRIVILEGED") != "" {
+		t.Skip("runs as root only, to start the suite again as uid 65534")
+	}
+	dir, err := os.MkdirTemp("", "jido-unpriv-")
+	require.NoError(t, err)
+	defer os.RemoveAll(dir)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	bin := filepath.Join(dir, "sandbox.test")
+	data, err := os.ReadFile(os.Args[0])
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(bin, data, 0o755))
+	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test.run", "TestProtectedPaths|TestNoPrivilege|TestNoUnix|TestNoSignal|TestNoTyping|TestFilesystemConfinement|TestNetwork|TestForkBomb")
+	home := filepath.Join(dir, "home")
+	require.NoError(t, os.Mkdir(home, 0o755))
+	require.NoError(t, os.Chown(home, 65534, 65534))
+	cmd.Dir = home
+	cmd.Env = []string{"HOME=" + home, "TMPDIR=" + home, "PATH=/usr/bin:/bin", "JIDO_SANDBOX_UNPRIVILEGED=1"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.NotContains(t, string(out), "--- SKIP", "every escape test ran unprivileged: %s", out)
+	assert.Contains(t, string(out), "--- PASS: TestProtectedPathsAreReadOnlyAndSecretsHidden")
+}

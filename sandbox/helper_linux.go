@@ -25,7 +25,8 @@ func landlockABI() int {
 // sysProcAttr starts the helper in a session of its own (no controlling terminal, so no
 // way to type into the user's), killed with its parent. With ns it gets a new mount
 // namespace, and a new network namespace when netns; a new user namespace too when not
-// root, which is what lets an unprivileged process create the others.
+// root, which is what lets an unprivileged process create the others (the command then
+// runs as root of that namespace, with no capability, and as the user outside it).
 func sysProcAttr(ns, netns bool) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	if ns {
@@ -36,8 +37,11 @@ func sysProcAttr(ns, netns bool) *syscall.SysProcAttr {
 		if uid := os.Getuid(); uid != 0 {
 			gid := os.Getgid()
 			a.Cloneflags |= syscall.CLONE_NEWUSER
-			a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-			a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+			// Root inside the namespace, so that the helper keeps the capabilities it needs to
+			// build the private root across its exec (a non-root uid loses them at execve);
+			// it drops them all before the command's exec.
+			a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: uid, Size: 1}}
+			a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}}
 			a.GidMappingsEnableSetgroups = false
 		}
 	}

@@ -118,12 +118,12 @@ func bindAll(s spec) error {
 }
 
 // bindPath binds the host path src (seen under oldRoot) at dst, read-only when ro. A
-// missing src is skipped; a symbolic link is recreated as the same link (so /bin -> usr/bin
+// missing or unreachable src is skipped; a symbolic link is recreated as the same link (so /bin -> usr/bin
 // still works), never followed.
 func bindPath(src, dst string, ro bool) error {
 	info, err := os.Lstat(src)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+		return nil // nothing to grant: missing, or the user could not reach it anyway
 	}
 	if err != nil {
 		return err
