@@ -30,11 +30,15 @@ var decisions = []struct {
 	{"deny", "Deny", manager.Deny},
 }
 
-// decisionSchema is the approval form: one required choice among decisions.
-var decisionSchema = func() *jsonschema.Schema {
+// decisionSchema is the approval form: one required choice among decisions (without
+// "always" when sessionOnly).
+func decisionSchema(sessionOnly bool) *jsonschema.Schema {
 	choice := &jsonschema.Schema{Type: "string", Title: "Decision", Extra: map[string]any{}}
 	var names []any
 	for _, d := range decisions {
+		if sessionOnly && d.answer == manager.AllowAlways {
+			continue
+		}
 		choice.Enum = append(choice.Enum, d.value)
 		names = append(names, d.label)
 	}
@@ -44,18 +48,25 @@ var decisionSchema = func() *jsonschema.Schema {
 		Properties: map[string]*jsonschema.Schema{"decision": choice},
 		Required:   []string{"decision"},
 	}
-}()
+}
 
 // maxPreview caps the diff or command shown in an approval request, in bytes.
 const maxPreview = 8000
 
 // elicitor is the approver of a session whose client answers elicitations: it asks the
-// client's user (elicitation/create) with the tool, the reason and the preview.
-type elicitor struct{ ss *mcp.ServerSession }
+// client's user (elicitation/create) with the tool, the reason and the preview. With
+// sessionOnly an answer approves at most for the session (Options.SessionApprovalsOnly).
+type elicitor struct {
+	ss          *mcp.ServerSession
+	sessionOnly bool
+}
 
 // Approve asks the client's user; declining or cancelling the form denies the call.
 func (e elicitor) Approve(ctx context.Context, req manager.ApprovalRequest) (manager.Answer, error) {
-	res, err := e.ss.Elicit(ctx, &mcp.ElicitParams{Message: approvalMessage(req), RequestedSchema: decisionSchema})
+	if e.sessionOnly {
+		req.Rule = "" // no rule will be written
+	}
+	res, err := e.ss.Elicit(ctx, &mcp.ElicitParams{Message: approvalMessage(req), RequestedSchema: decisionSchema(e.sessionOnly)})
 	if err != nil {
 		return manager.Deny, err
 	}
@@ -64,6 +75,9 @@ func (e elicitor) Approve(ctx context.Context, req manager.ApprovalRequest) (man
 	}
 	for _, d := range decisions {
 		if res.Content["decision"] == d.value {
+			if e.sessionOnly && d.answer == manager.AllowAlways {
+				return manager.AllowSession, nil // never a project rule from this client
+			}
 			return d.answer, nil
 		}
 	}

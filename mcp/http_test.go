@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -160,4 +161,75 @@ func TestServeShutsDownAfterRunningCalls(t *testing.T) {
 			assert.ErrorIs(t, err, manager.ErrClosed, "the manager is shut down")
 		})
 	}
+}
+
+// bearer is an HTTP client that sends Authorization: Bearer token.
+func bearer(token string) *http.Client {
+	return &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+token)
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+}
+
+// roundTripper makes a function an http.RoundTripper.
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestHTTPNeedsTheToken(t *testing.T) {
+	root := t.TempDir()
+	srv, _ := newServer(t, manager.Config{Root: root}, Options{Token: "s3cret-token"}, map[string]string{"a.txt": "alpha\n"})
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+
+	for name, header := range map[string]string{"none": "", "wrong": "Bearer s3cret-tokem", "not bearer": "Basic s3cret-token", "prefix": "Bearer s3cret"} {
+		t.Run(name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if header != "" {
+				req.Header.Set("Authorization", header)
+			}
+			res, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			res.Body.Close()
+			assert.Equal(t, http.StatusUnauthorized, res.StatusCode)
+			assert.Contains(t, res.Header.Get("WWW-Authenticate"), "Bearer")
+		})
+	}
+	assert.Empty(t, srv.m.Sessions(), "no session was opened")
+	cs := connectClient(t, &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: bearer("s3cret-token")}, nil)
+	assert.Contains(t, ok(t, call(t, cs, "read_file", map[string]any{"path": "a.txt"}))["content"], "alpha")
+}
+
+// TestHTTPClientsCannotApproveAlways: with SessionApprovalsOnly (HTTP), the form offers no
+// "always"; a client answering it anyway is refused (the SDK checks the answer against the
+// form), and no rule is written to the project's config.
+func TestHTTPClientsCannotApproveAlways(t *testing.T) {
+	root := t.TempDir()
+	srv, _ := newServer(t, manager.Config{Root: root, Permissions: projectPolicy(t, root)}, Options{SessionApprovalsOnly: true}, map[string]string{"a.txt": "old\n"})
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+
+	always := &elicitations{action: "accept", decision: "allow_always"}
+	a := httpClient(t, hs.URL, &mcp.ClientOptions{ElicitationHandler: always.handler})
+	ok(t, call(t, a, "read_file", map[string]any{"path": "a.txt"}))
+	e := toolError(t, call(t, a, "write_file", map[string]any{"path": "a.txt", "content": "new\n"}))
+	assert.Equal(t, definitions.PermissionError, e["type"])
+	require.Equal(t, 1, always.count())
+	form := always.asked[0]
+	assert.NotContains(t, form.Message, "Always")
+	assert.NotContains(t, fmt.Sprint(form.RequestedSchema), "allow_always")
+	_, err := os.Stat(filepath.Join(root, ".jido", "config.toml"))
+	assert.True(t, os.IsNotExist(err), "no project rule was written")
+
+	session := &elicitations{action: "accept", decision: "allow_session"}
+	b := httpClient(t, hs.URL, &mcp.ClientOptions{ElicitationHandler: session.handler})
+	ok(t, call(t, b, "read_file", map[string]any{"path": "a.txt"}))
+	ok(t, call(t, b, "write_file", map[string]any{"path": "a.txt", "content": "newer\n"}))
+	ok(t, call(t, b, "read_file", map[string]any{"path": "a.txt"}))
+	ok(t, call(t, b, "write_file", map[string]any{"path": "a.txt", "content": "newest\n"}))
+	assert.Equal(t, 1, session.count(), "for the session: asked once")
 }

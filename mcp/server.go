@@ -43,12 +43,14 @@ package mcpserver
 import (
 	"cmp"
 	"context"
+	"crypto/subtle"
 	"errors"
 	"log/slog"
 	"maps"
 	"net"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,6 +81,15 @@ type Options struct {
 	IdleTimeout time.Duration
 	// Logger receives the SDK's log of sessions and transports (nil: none).
 	Logger *slog.Logger
+	// Token, when set, is the bearer token every HTTP request must carry
+	// (Authorization: Bearer TOKEN); others get 401. Any local process can reach a
+	// loopback port, so HTTP needs it.
+	Token string
+	// SessionApprovalsOnly lets a client's approval answer cover at most its session: the
+	// form offers no "always", and an "always" answer counts as "for this session". A
+	// client that is not the user's own process (HTTP) must not write a project rule,
+	// which would also keep the project config trusted.
+	SessionApprovalsOnly bool
 }
 
 // Server serves the sessions of one manager to MCP clients.
@@ -180,6 +191,11 @@ func (s *Server) Handler() http.Handler {
 	// A web page the user visits must not drive the server through the browser: refuse
 	// cross-origin requests (the SDK already refuses a foreign Host on loopback).
 	return http.NewCrossOriginProtection().Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="jido mcp"`)
+			http.Error(w, "jido mcp: missing or wrong bearer token (Authorization: Bearer TOKEN, printed by jido mcp --http)", http.StatusUnauthorized)
+			return
+		}
 		if r.Method == http.MethodPost {
 			if !s.enter() {
 				http.Error(w, "jido mcp is shutting down", http.StatusServiceUnavailable)
@@ -192,6 +208,15 @@ func (s *Server) Handler() http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	}))
+}
+
+// authorized reports whether r carries the server's bearer token (always, without one).
+func (s *Server) authorized(r *http.Request) bool {
+	if s.opts.Token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) == 1
 }
 
 // enter registers a POST about to be answered; it fails once shutdown has closed the door.

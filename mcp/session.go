@@ -81,7 +81,7 @@ func (s *Server) openSession(ctx context.Context, ss *mcp.ServerSession) (*manag
 		opts = append(opts, manager.WithRoot(root))
 	}
 	if canElicit(ss) {
-		opts = append(opts, manager.WithApprover(elicitor{ss}))
+		opts = append(opts, manager.WithApprover(elicitor{ss: ss, sessionOnly: s.opts.SessionApprovalsOnly}))
 	}
 	return s.m.Open(ctx, "", opts...)
 }

@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -86,18 +90,31 @@ func runMCP(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer done()
 	warnUntrusted(perms, stderr)
 	// Over stdio --root fixes the root; over HTTP it bounds the roots clients may choose.
-	srv := mcpserver.New(m, mcpserver.Options{
+	opts := mcpserver.Options{
 		Version:      version,
 		ClientRoots:  o.http != "" || !o.rootSet,
 		ConfineRoots: o.http != "",
 		IdleTimeout:  httpIdleTimeout,
-	})
+		// An HTTP client is any local process that has the token, not the user's own
+		// terminal: its answers approve at most for its session.
+		SessionApprovalsOnly: o.http != "",
+	}
+	var tokenPath string
+	if ln != nil {
+		if opts.Token, tokenPath, err = writeMCPToken(ln.Addr()); err != nil {
+			fmt.Fprintf(stderr, "jido mcp: %v\n", err)
+			return exitToolError
+		}
+		defer os.Remove(tokenPath)
+	}
+	srv := mcpserver.New(m, opts)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if ln == nil {
 		err = srv.Run(ctx, &mcp.IOTransport{Reader: readCloser(stdin), Writer: nopWriteCloser{stdout}})
 	} else {
 		fmt.Fprintf(stderr, "jido mcp: listening on http://%s%s\n", ln.Addr(), mcpserver.Path)
+		fmt.Fprintf(stderr, "jido mcp: clients must send the header \"Authorization: Bearer %s\" (the token is also in %s, readable by you only)\n", opts.Token, tokenPath)
 		err = srv.Serve(ctx, ln)
 	}
 	if err != nil {
@@ -105,6 +122,44 @@ func runMCP(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitToolError
 	}
 	return exitOK
+}
+
+// TokenEnv fixes the HTTP bearer token (for a client configuration that names it);
+// without it every start makes a new random one.
+const TokenEnv = "JIDO_MCP_TOKEN"
+
+// writeMCPToken returns the bearer token of an HTTP server listening on addr (TokenEnv's,
+// else 32 random bytes in hex) and the file, readable by the user only, where it writes
+// it for clients to read: $XDG_CONFIG_HOME/jido/mcp/<port>.token.
+func writeMCPToken(addr net.Addr) (token, path string, err error) {
+	token = os.Getenv(TokenEnv)
+	if token == "" {
+		var b [32]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", "", err
+		}
+		token = hex.EncodeToString(b[:])
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", "", fmt.Errorf("no directory for the token file: %w", err)
+	}
+	dir = filepath.Join(dir, "jido", "mcp")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", "", err
+	}
+	_, port, _ := net.SplitHostPort(addr.String())
+	path = filepath.Join(dir, port+".token")
+	os.Remove(path) // a stale file of a server that died: its mode is not trusted either
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", "", fmt.Errorf("writing the token file: %w", err)
+	}
+	_, err = f.WriteString(token + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return token, path, err
 }
 
 // httpIdleTimeout closes an HTTP session unused for this long: a client that vanished

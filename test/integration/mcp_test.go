@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -198,12 +199,36 @@ func TestMCPStdioShutsDownOnSIGTERM(t *testing.T) {
 	assert.NoError(t, cs.Close(), "jido mcp exits 0")
 }
 
-// listening matches the line where jido mcp --http prints its URL.
-var listening = regexp.MustCompile(`listening on (http://\S+)`)
+// listening and tokenLine match the lines where jido mcp --http prints its URL and the
+// bearer token clients must send.
+var (
+	listening = regexp.MustCompile(`listening on (http://\S+)`)
+	tokenLine = regexp.MustCompile(`"Authorization: Bearer ([0-9a-f]+)" \(the token is also in (\S+),`)
+)
 
-// mcpHTTP starts `jido mcp --http 127.0.0.1:0 args...` and returns the URL it prints and
-// the process; the process is killed at the end of the test if still running.
-func mcpHTTP(t *testing.T, args ...string) (string, *exec.Cmd) {
+// httpServer is a running jido mcp --http: its URL, its token and the file that holds it.
+type httpServer struct {
+	url, token, tokenFile string
+	cmd                   *exec.Cmd
+}
+
+// transport is a streamable HTTP client transport of the server that sends its token.
+func (s httpServer) transport() *mcp.StreamableClientTransport {
+	return &mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: &http.Client{Transport: bearerTransport(s.token)}}
+}
+
+// bearerTransport adds Authorization: Bearer token to every request.
+type bearerTransport string
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// mcpHTTP starts `jido mcp --http 127.0.0.1:0 args...` and returns what it prints; the
+// process is killed at the end of the test if still running.
+func mcpHTTP(t *testing.T, args ...string) httpServer {
 	t.Helper()
 	cmd := exec.Command(jidoBin, append([]string{"mcp", "--http", "127.0.0.1:0"}, args...)...)
 	stderr, err := cmd.StderrPipe()
@@ -215,22 +240,28 @@ func mcpHTTP(t *testing.T, args ...string) (string, *exec.Cmd) {
 			cmd.Wait()
 		}
 	})
-	urls := make(chan string, 1)
+	started := make(chan httpServer, 1)
 	go func() {
+		s := httpServer{cmd: cmd}
 		lines := bufio.NewScanner(stderr)
 		for lines.Scan() {
 			if m := listening.FindStringSubmatch(lines.Text()); m != nil {
-				urls <- m[1]
+				s.url = m[1]
+			}
+			if m := tokenLine.FindStringSubmatch(lines.Text()); m != nil {
+				s.token, s.tokenFile = m[1], m[2]
+				started <- s
 			}
 		}
 	}()
 	select {
-	case url := <-urls:
-		return url, cmd
+	case s := <-started:
+		require.NotEmpty(t, s.url)
+		return s
 	case <-time.After(10 * time.Second):
-		t.Fatal("jido mcp --http printed no URL")
+		t.Fatal("jido mcp --http printed no URL and token")
 	}
-	return "", nil
+	return httpServer{}
 }
 
 // waitExit waits for the process to end and returns its exit code.
@@ -256,12 +287,12 @@ func TestMCPHTTPServesSessionsAndShutsDownOnSignals(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			root := t.TempDir()
 			writeTree(t, root, map[string]string{"a.txt": "alpha\n"})
-			url, cmd := mcpHTTP(t, "--root", root, "--yes")
+			srv := mcpHTTP(t, "--root", root, "--yes")
 			progress := make(chan struct{}, 10)
-			a := mcpConnect(t, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientOptions{
+			a := mcpConnect(t, srv.transport(), &mcp.ClientOptions{
 				ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progress <- struct{}{} },
 			}, nil)
-			b := mcpConnect(t, &mcp.StreamableClientTransport{Endpoint: url}, nil, nil)
+			b := mcpConnect(t, srv.transport(), nil, nil)
 			for _, cs := range []*mcp.ClientSession{a, b} {
 				res := mcpCall(t, cs, "read_file", map[string]any{"path": "a.txt"})
 				require.False(t, res.IsError)
@@ -275,12 +306,13 @@ func TestMCPHTTPServesSessionsAndShutsDownOnSignals(t *testing.T) {
 				running <- res
 			}()
 			<-progress // the command runs (a notification after its first second)
-			require.NoError(t, cmd.Process.Signal(sig))
+			require.NoError(t, srv.cmd.Process.Signal(sig))
 			res := <-running
 			require.NotNil(t, res, "the running call is answered")
 			require.False(t, res.IsError, "the running call finishes within the grace: %v", res.Content)
 			assert.Equal(t, "done\n", res.StructuredContent.(map[string]any)["stdout"])
-			assert.Equal(t, 0, waitExit(t, cmd), "a clean shutdown")
+			assert.Equal(t, 0, waitExit(t, srv.cmd), "a clean shutdown")
+			assert.NoFileExists(t, srv.tokenFile, "the token file goes with the server")
 		})
 	}
 }
@@ -288,12 +320,12 @@ func TestMCPHTTPServesSessionsAndShutsDownOnSignals(t *testing.T) {
 func TestMCPHTTPRefusesARootOutsideItsOwn(t *testing.T) {
 	root, other := t.TempDir(), t.TempDir()
 	writeTree(t, root, map[string]string{"sub/where.txt": "inside\n"})
-	url, _ := mcpHTTP(t, "--root", root)
-	inside := mcpConnect(t, &mcp.StreamableClientTransport{Endpoint: url}, nil, []*mcp.Root{dirRoot(filepath.Join(root, "sub"))})
+	srv := mcpHTTP(t, "--root", root)
+	inside := mcpConnect(t, srv.transport(), nil, []*mcp.Root{dirRoot(filepath.Join(root, "sub"))})
 	res := mcpCall(t, inside, "read_file", map[string]any{"path": "where.txt"})
 	require.False(t, res.IsError, "%v", res.Content)
 
-	outside := mcpConnect(t, &mcp.StreamableClientTransport{Endpoint: url}, nil, []*mcp.Root{dirRoot(other)})
+	outside := mcpConnect(t, srv.transport(), nil, []*mcp.Root{dirRoot(other)})
 	res = mcpCall(t, outside, "list_dir", nil)
 	assert.True(t, res.IsError)
 	e := mcpText(t, res)
@@ -360,10 +392,10 @@ func inspector(t *testing.T, args ...string) map[string]any {
 func TestMCPWithTheInspector(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"hello.txt": "hello from jido\n"})
-	url, _ := mcpHTTP(t, "--root", root)
+	srv := mcpHTTP(t, "--root", root)
 	targets := map[string][]string{
 		"stdio": {jidoBin, "mcp", "--root", root},
-		"http":  {url, "--transport", "http"},
+		"http":  {srv.url, "--transport", "http", "--header", "Authorization: Bearer " + srv.token},
 	}
 	for name, target := range targets {
 		t.Run(name, func(t *testing.T) {
@@ -386,4 +418,31 @@ func TestMCPWithTheInspector(t *testing.T) {
 			assert.Contains(t, res["content"].([]any)[0].(map[string]any)["text"], `"type":"file-error"`)
 		})
 	}
+}
+
+func TestMCPHTTPRefusesClientsWithoutTheToken(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.txt": "alpha\n"})
+	srv := mcpHTTP(t, "--root", root, "--yes")
+	info, err := os.Stat(srv.tokenFile)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "only the user reads the token")
+	data, err := os.ReadFile(srv.tokenFile)
+	require.NoError(t, err)
+	assert.Equal(t, srv.token+"\n", string(data))
+	assert.Len(t, srv.token, 64)
+
+	for name, tr := range map[string]*mcp.StreamableClientTransport{
+		"no token":    {Endpoint: srv.url},
+		"wrong token": {Endpoint: srv.url, HTTPClient: &http.Client{Transport: bearerTransport(strings.Repeat("0", 64))}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := mcp.NewClient(&mcp.Implementation{Name: "intruder", Version: "1"}, nil).Connect(t.Context(), tr, nil)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "Unauthorized")
+		})
+	}
+	cs := mcpConnect(t, srv.transport(), nil, nil)
+	res := mcpCall(t, cs, "read_file", map[string]any{"path": "a.txt"})
+	assert.False(t, res.IsError)
 }
