@@ -57,9 +57,13 @@ func callClass(r Request) int {
 }
 
 // matches reports whether rule applies to r. Allow rules need every part of
-// the call covered; deny and ask rules need any part (see the package doc).
+// the call covered, and never cover a call that sets a risky variable; deny and ask rules
+// need any part (see the package doc).
 func matches(rule *Rule, r Request) bool {
 	all := rule.Action == Allow
+	if all && len(r.RiskyEnv) > 0 {
+		return false
+	}
 	if rule.Tool != "" {
 		if ok, _ := doublestar.Match(rule.Tool, r.Tool); !ok {
 			return false
@@ -158,10 +162,23 @@ var readOnlyCommands = map[string]bool{
 	"pwd": true, "rg": true, "tail": true, "wc": true, "true": true, "test": true,
 }
 
-// suggest returns the narrowest useful allow rule for r, as TOML: the first
-// two words of the first command that is not known read-only for shell
-// tools, the call's paths for other tools.
+// suggest returns RuleFor(r) as TOML.
 func suggest(r Request) string {
+	return strings.TrimSuffix(renderRule(RuleFor(r)), "\n")
+}
+
+// codeFlags are the arguments after which an interpreter's next argument is a program
+// (python3 -c, node -e, perl -e, ruby -e, bash -c ...).
+var codeFlags = map[string]bool{"-c": true, "-e": true, "-E": true, "--eval": true, "-p": true, "--print": true, "-r": true, "--command": true}
+
+// RuleFor is the allow rule that covers r and no more, which a "for the session" or
+// "always" answer records and the prompt shows: the tool and its paths, or for a shell
+// tool its first command that is not read-only, as its name and first argument (all of
+// its arguments when they are an interpreter's program, so that approving one script
+// does not approve every script), with the class of the approved line, so that the rule
+// never admits a call of a higher class (`echo tick` approved does not cover
+// `echo tick > main.go`).
+func RuleFor(r Request) Rule {
 	rule := Rule{Action: Allow, Tool: r.Tool}
 	switch {
 	case len(r.Commands) > 0:
@@ -175,12 +192,18 @@ func suggest(r Request) string {
 		words := []string{baseName(c.Name)}
 		if len(c.Args) > 0 {
 			words = append(words, c.Args[0])
+			if codeFlags[c.Args[0]] || c.Args[0] == "eval" {
+				words = append(words, c.Args[1:]...)
+			}
 		}
 		rule.Command = strings.Join(words, " ")
+		if isShell(r.Tool) {
+			rule.Class = r.Class
+		}
 	case len(r.Paths) > 0:
 		rule.Paths = append([]string(nil), r.Paths...)
 	}
-	return strings.TrimSuffix(renderRule(rule), "\n")
+	return rule
 }
 
 // validateRule checks a rule's fields; it returns the bad field and what is

@@ -153,6 +153,10 @@ type Request struct {
 	Paths       []string  // canonical root-relative paths the call reads or changes
 	Commands    []Command // for shell tools
 	Class       string    // for shell tools: "read-only" | "mutating" | "network" | "destructive"
+	// RiskyEnv names the variables the call sets that change what programs load or run
+	// (run_shell's env: GIT_CONFIG_*, BASH_ENV, LD_PRELOAD...). While one is set no allow
+	// rule matches: what the rule was approved for is not what would run.
+	RiskyEnv []string
 }
 
 // Decision is the engine's answer for one call.

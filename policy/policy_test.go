@@ -311,13 +311,13 @@ func TestSuggest(t *testing.T) {
 	e := New(ModeDefault)
 	d := e.Decide(Request{Tool: "run_shell", Class: "network", Commands: []Command{cmd("cd", "x"), cmd("git", "push", "origin", "main")}})
 	assert.Equal(t, Ask, d.Action)
-	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommand = \"git push\"", d.Suggest)
+	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommand = \"git push\"\nclass = \"network\"", d.Suggest)
 
 	d = e.Decide(Request{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("/usr/bin/make")}})
-	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommand = \"make\"", d.Suggest)
+	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommand = \"make\"\nclass = \"mutating\"", d.Suggest)
 
 	d = e.Decide(Request{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("ls"), cmd("cat", "x")}})
-	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommand = \"ls\"", d.Suggest, "all read-only: first command")
+	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommand = \"ls\"\nclass = \"mutating\"", d.Suggest, "all read-only: first command")
 
 	d = e.Decide(Request{Tool: "write_file", Mutating: true, Paths: []string{`we"ird\path`, "b"}})
 	assert.Equal(t, "[[allow]]\ntool = \"write_file\"\npaths = [\"we\\\"ird\\\\path\", \"b\"]", d.Suggest)
@@ -325,6 +325,9 @@ func TestSuggest(t *testing.T) {
 	d = e.Decide(Request{Tool: "web_fetch"})
 	assert.Equal(t, "[[allow]]\ntool = \"web_fetch\"", d.Suggest)
 	assert.Equal(t, "mode default needs approval for web_fetch", d.Reason)
+
+	d = e.Decide(Request{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("python3", "-c", "print(1+1)")}})
+	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommand = \"python3 -c print(1+1)\"\nclass = \"destructive\"", d.Suggest, "an interpreter's program is part of the rule")
 
 	// A suggestion, once added, allows the call it was made for.
 	for _, req := range []Request{shellNet, writeFile, deleteFile, {Tool: "web_fetch"}} {
@@ -408,4 +411,35 @@ func TestForkAppliesTheParentsRules(t *testing.T) {
 	assert.Equal(t, Allow, a.Decide(editFile).Action, "a once rule of the parent decides one call")
 	assert.Equal(t, Ask, b.Decide(editFile).Action, "of whichever fork makes it")
 	assert.Equal(t, Ask, parent.Decide(editFile).Action)
+}
+
+// TestRememberedRulesCoverNoMore: what "for the session" records covers the approved call
+// and no variant that does more (issue 16: a rule broader than what was shown).
+func TestRememberedRulesCoverNoMore(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		approved Request
+		variants []Request
+	}{
+		{"echo tick", Request{Tool: "run_shell", Class: "read-only", Commands: []Command{cmd("echo", "tick", "$i"), cmd("sleep", "1")}},
+			[]Request{{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("echo", "tick")}}}},
+		{"python3 -c", Request{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("python3", "-c", "print(1+1)")}},
+			[]Request{{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("python3", "-c", `shutil.rmtree("src")`)}}}},
+		{"node -e", Request{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("node", "-e", "1")}},
+			[]Request{{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("node", "-e", "require('fs').rmSync('src')")}}}},
+		{"go test then rm", Request{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("go", "test", "./...")}},
+			[]Request{
+				{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("go", "test"), cmd("rm", "-rf", "src")}},
+				{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("go", "test", "-exec", "rm")}},
+				{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("go", "test")}, RiskyEnv: []string{"GOFLAGS"}},
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := New(ModeDefault)
+			remember(t, e, RuleFor(tc.approved), ScopeSession)
+			for _, v := range tc.variants {
+				assert.Equal(t, Ask, e.Decide(v).Action, "%+v", v)
+			}
+		})
+	}
 }
