@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/jido-run/jido/jsoncap"
 )
 
 // fit keeps the conversation inside ContextChars before a request: it shortens the oldest
@@ -91,18 +92,15 @@ func fitNotice(budget, total, shortened, dropped int) string {
 	return msg
 }
 
-// shorten replaces a long result by its head and a note of what was dropped; it reports
-// false for a result that is short or was shortened already.
+// shorten replaces a long result by a smaller one of the same shape (see jsoncap) and a
+// note of what was cut; it reports false for a result that is short or was shortened
+// already.
 func shorten(r *ToolResult) bool {
 	if r.Note != "" || len(r.Content) <= 2*keepChars {
 		return false
 	}
-	cut := keepChars
-	for cut > 0 && !utf8.RuneStart(r.Content[cut]) {
-		cut--
-	}
-	r.Note = fmt.Sprintf("shortened from %d to %d chars to fit the context", len(r.Content), cut)
-	r.Content, _ = json.Marshal(map[string]string{"head": string(r.Content[:cut]), "note": r.Note}) // strings always marshal
+	r.Content, r.Note = jsoncap.Cap(r.Content, keepChars)
+	r.Note = "shortened to fit the context: " + r.Note
 	return true
 }
 

@@ -469,11 +469,12 @@ func TestContextIsShortenedOldestFirst(t *testing.T) {
 	require.Len(t, sent, 13, "no turn was dropped")
 	for _, i := range []int{2, 6} {
 		r := sent[i].Results[0]
-		assert.Equal(t, "shortened from 5003 to 500 chars to fit the context", r.Note)
-		var obj map[string]string
-		require.NoError(t, json.Unmarshal(r.Content, &obj), "shortened content stays JSON")
-		assert.Equal(t, string(history[i].Results[0].Content[:500]), obj["head"])
-		assert.Equal(t, r.Note, obj["note"])
+		assert.True(t, strings.HasPrefix(r.Note, "shortened to fit the context: the value was 5003 bytes"), r.Note)
+		var text string
+		require.NoError(t, json.Unmarshal(r.Content, &text), "shortened content stays JSON of the same type")
+		assert.True(t, strings.HasPrefix(text, "xéé"), text)
+		assert.Contains(t, text, "chars cut]")
+		assert.LessOrEqual(t, len(r.Content), keepChars)
 	}
 	assert.Equal(t, history[10], sent[10], "the latest results are intact")
 	assert.Equal(t, []string{"The conversation outgrew its budget of 8000 chars: shortened 2 old tool results."}, rec.texts(EventNotice))
@@ -516,31 +517,30 @@ func TestContextDropsOldTurns(t *testing.T) {
 }
 
 func TestShorten(t *testing.T) {
+	long := `{"output_mode":"content","text":"a` + strings.Repeat("é", 999) + `a","matches":[` + strings.Repeat(`{"line":1},`, 200) + `{"line":2}]}`
 	cases := []struct {
-		name    string
-		content string
-		note    string
-		head    string
+		name, content, note string
+		changed              bool
 	}{
 		{name: "short", content: `"` + strings.Repeat("a", 998) + `"`},
-		{name: "already shortened", content: strings.Repeat("a", 2000), note: "shortened before"},
-		{name: "ascii", content: strings.Repeat("a", 2000), note: "shortened from 2000 to 500 chars to fit the context", head: strings.Repeat("a", 500)},
-		{name: "at a rune boundary", content: "a" + strings.Repeat("é", 999) + "a", note: "shortened from 2000 to 499 chars to fit the context", head: "a" + strings.Repeat("é", 249)},
+		{name: "already shortened", content: long, note: "shortened before"},
+		{name: "long", content: long, changed: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ToolResult{Content: json.RawMessage(tc.content)}
-			if tc.name == "already shortened" {
-				r.Note = tc.note
+			r := ToolResult{Content: json.RawMessage(tc.content), Note: tc.note}
+			assert.Equal(t, tc.changed, shorten(&r))
+			if !tc.changed {
+				assert.Equal(t, tc.content, string(r.Content))
+				return
 			}
-			changed := shorten(&r)
-			assert.Equal(t, tc.head != "", changed)
-			assert.Equal(t, tc.note, r.Note)
-			if changed {
-				var obj map[string]string
-				require.NoError(t, json.Unmarshal(r.Content, &obj))
-				assert.Equal(t, tc.head, obj["head"])
-			}
+			assert.True(t, strings.HasPrefix(r.Note, "shortened to fit the context: the value was"), r.Note)
+			assert.LessOrEqual(t, len(r.Content), keepChars)
+			var obj map[string]any
+			require.NoError(t, json.Unmarshal(r.Content, &obj), "still valid JSON of the same shape")
+			assert.Equal(t, "content", obj["output_mode"])
+			assert.Contains(t, obj["text"], "chars cut]")
+			assert.True(t, strings.HasPrefix(obj["text"].(string), "aé"), "cut on a rune boundary")
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/termsafe"
 )
 
 // LineReader reads the user's lines: a line editor with history on a terminal
@@ -40,10 +41,12 @@ func NewApprover(in LineReader, out io.Writer, color bool) *Approver {
 }
 
 // Approve shows the request (the tool, its reason, the diff or command) and reads an
-// answer; the end of input or Ctrl-C denies.
+// answer; the end of input or Ctrl-C denies. Everything in the request may come from the
+// model (a command, a path, a diff of its content), so it is shown through termsafe: no
+// escape sequence of it can redraw the question.
 func (a *Approver) Approve(ctx context.Context, req manager.ApprovalRequest) (manager.Answer, error) {
 	fmt.Fprintf(a.Out, "\n%s %s\n", a.st.paint(yellow, "?"), a.st.paint(bold, approvalTitle(req)))
-	fmt.Fprintf(a.Out, "  %s\n", a.st.paint(dim, req.Reason))
+	fmt.Fprintf(a.Out, "  %s\n", a.st.paint(dim, termsafe.Line(req.Reason)))
 	if req.Preview != "" {
 		preview := req.Preview
 		if !strings.HasSuffix(preview, "\n") {
@@ -77,15 +80,15 @@ func (a *Approver) Approve(ctx context.Context, req manager.ApprovalRequest) (ma
 }
 
 // approvalTitle names what is to be approved: the commands of a shell call, else the tool
-// and its paths.
+// and its paths. It is one line, made safe to print (termsafe.Line).
 func approvalTitle(req manager.ApprovalRequest) string {
 	if len(req.Commands) > 0 {
-		return fmt.Sprintf("%s wants to run: %s (%s)", req.Tool, strings.Join(req.Commands, "; "), req.Class)
+		return termsafe.Line(fmt.Sprintf("%s wants to run: %s (%s)", req.Tool, strings.Join(req.Commands, "; "), req.Class))
 	}
 	if len(req.Paths) > 0 {
-		return fmt.Sprintf("%s %s", req.Tool, strings.Join(req.Paths, " "))
+		return termsafe.Line(fmt.Sprintf("%s %s", req.Tool, strings.Join(req.Paths, " ")))
 	}
-	return req.Tool
+	return termsafe.Line(req.Tool)
 }
 
 // indent prefixes every line of s.

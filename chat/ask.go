@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/termsafe"
 )
 
 // AskResult is the answer of `jido ask --json`.
@@ -29,17 +31,20 @@ type AskedCall struct {
 
 // Ask answers one question through the agent. For a person it streams the answer and
 // prints one line per tool call; with asJSON it prints one AskResult object at the end.
-// It returns the error of the turn, if any.
+// It returns the error of the turn, if any. What comes from the model or the tools is
+// shown through termsafe (the JSON with termsafe.JSON, which keeps it the same JSON).
 func Ask(ctx context.Context, a *agent.Agent, question string, out io.Writer, asJSON, color bool) error {
 	st := style{color}
 	res := AskResult{Question: question, Provider: a.Provider.Name(), Calls: []AskedCall{}}
 	midLine := false
+	var stream termsafe.Stream
 	a.OnEvent = func(e agent.Event) {
 		switch {
 		case e.Kind == agent.EventToolResult:
 			res.Calls = append(res.Calls, AskedCall{Name: e.Call.Name, Args: e.Call.Args, OK: e.Result.OK,
 				Outcome: outcome(*e.Call, *e.Result), Result: e.Result.Content})
 			if !asJSON {
+				fmt.Fprint(out, stream.Flush())
 				if midLine {
 					fmt.Fprintln(out)
 					midLine = false
@@ -48,10 +53,11 @@ func Ask(ctx context.Context, a *agent.Agent, question string, out io.Writer, as
 			}
 		case asJSON:
 		case e.Kind == agent.EventText:
-			fmt.Fprint(out, e.Text)
+			fmt.Fprint(out, stream.Chunk(e.Text))
 			midLine = len(e.Text) > 0 && e.Text[len(e.Text)-1] != '\n'
 		case e.Kind == agent.EventRetry || e.Kind == agent.EventNotice:
-			fmt.Fprintln(out, st.paint(yellow, e.Text))
+			fmt.Fprint(out, stream.Flush())
+			fmt.Fprintln(out, st.paint(yellow, termsafe.String(e.Text)))
 		}
 	}
 	answer, err := a.Send(ctx, question)
@@ -60,12 +66,20 @@ func Ask(ctx context.Context, a *agent.Agent, question string, out io.Writer, as
 		res.Error = err.Error()
 	}
 	if asJSON {
-		enc := json.NewEncoder(out)
+		var buf strings.Builder
+		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
-		if jerr := enc.Encode(res); jerr != nil && err == nil {
+		jerr := enc.Encode(res)
+		if jerr == nil {
+			_, jerr = io.WriteString(out, termsafe.JSON(buf.String()))
+		}
+		if jerr != nil && err == nil {
 			err = jerr
 		}
-	} else if midLine {
+		return err
+	}
+	fmt.Fprint(out, stream.Flush())
+	if midLine {
 		fmt.Fprintln(out)
 	}
 	return err

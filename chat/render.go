@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/termsafe"
 )
 
 // style colours terminal output; the zero style prints plain text (not a terminal, NO_COLOR).
@@ -29,8 +30,10 @@ func (st style) paint(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-// diff colours a unified diff: additions green, removals red, hunk headers cyan.
+// diff shows a unified diff: its content made safe (termsafe), then additions green,
+// removals red, hunk headers cyan.
 func (st style) diff(d string) string {
+	d = termsafe.String(d)
 	if !st.color {
 		return d
 	}
@@ -60,13 +63,15 @@ func suffixNL(l string) string {
 // mainArgs are the arguments that best name what a call is about, in order of preference.
 var mainArgs = []string{"path", "command", "pattern", "query", "source", "directory", "selector", "job_id", "change_id"}
 
-// callLabel is "tool main-argument", shortened to one line.
+// callLabel is "tool main-argument", shortened to one line and made safe to print (the
+// name and the arguments come from the model).
 func callLabel(c agent.ToolCall) string {
+	name := termsafe.Line(c.Name)
 	for _, k := range mainArgs {
 		switch v := c.Args[k].(type) {
 		case string:
 			if v != "" {
-				return c.Name + " " + oneLine(v, 60)
+				return name + " " + termsafe.Line(oneLine(v, 60))
 			}
 		}
 	}
@@ -75,9 +80,9 @@ func callLabel(c agent.ToolCall) string {
 		for i, a := range cmd {
 			parts[i] = fmt.Sprint(a)
 		}
-		return c.Name + " " + oneLine(strings.Join(parts, " "), 60)
+		return name + " " + termsafe.Line(oneLine(strings.Join(parts, " "), 60))
 	}
-	return c.Name
+	return name
 }
 
 // oneLine cuts s at its first newline and at max runes.
@@ -182,10 +187,12 @@ func outcome(call agent.ToolCall, res agent.ToolResult) string {
 	return "done"
 }
 
-// toolLine is the one line shown for a finished call.
+// toolLine is the one line shown for a finished call; what comes from the model or the
+// tool is made safe before it is coloured.
 func (st style) toolLine(call agent.ToolCall, res agent.ToolResult) string {
+	out := termsafe.Line(outcome(call, res))
 	if !res.OK {
-		return st.paint(red, "✗ ") + callLabel(call) + st.paint(dim, " → ") + st.paint(red, outcome(call, res))
+		return st.paint(red, "✗ ") + callLabel(call) + st.paint(dim, " → ") + st.paint(red, out)
 	}
-	return st.paint(green, "● ") + callLabel(call) + st.paint(dim, " → "+outcome(call, res))
+	return st.paint(green, "● ") + callLabel(call) + st.paint(dim, " → "+out)
 }

@@ -2,6 +2,10 @@
 // compact line per tool call, approval prompts with coloured diffs, slash commands, a
 // transcript that can be resumed) and the one-shot answer of `jido ask`, both over an
 // agent.Agent.
+//
+// Everything shown that comes from the model, a tool or a file goes through termsafe
+// before the chat adds its own colours, so that no escape sequence of it reaches the
+// terminal (it could redraw an approval question).
 package chat
 
 import (
@@ -13,8 +17,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/termsafe"
 )
 
 // Host is what the slash commands act on: the session behind the chat.
@@ -42,6 +48,7 @@ type REPL struct {
 	cancel  context.CancelFunc // of the running turn; nil at the prompt
 	atEmpty int                // Ctrl-C presses in a row at an empty prompt
 	midLine bool               // streamed text left the cursor mid-line
+	stream  termsafe.Stream    // the streamed text, made safe
 }
 
 const help = `Type a request and press Enter. Commands:
@@ -61,7 +68,7 @@ func (r *REPL) Run(ctx context.Context) error {
 	r.st = style{r.Color}
 	r.Agent.OnEvent = r.event
 	if r.Banner != "" {
-		fmt.Fprintln(r.Out, r.st.paint(dim, r.Banner))
+		fmt.Fprintln(r.Out, r.st.paint(dim, termsafe.String(r.Banner)))
 	}
 	for {
 		line, err := r.In.Prompt("› ")
@@ -139,15 +146,16 @@ func (r *REPL) turn(ctx context.Context, text string) {
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(r.Out, r.st.paint(yellow, "(stopped)"))
 	default:
-		fmt.Fprintln(r.Out, r.st.paint(red, "error: "+err.Error()))
+		fmt.Fprintln(r.Out, r.st.paint(red, "error: "+termsafe.String(err.Error())))
 	}
 	if err := r.Transcript.Sync(r.Agent.History()); err != nil {
-		fmt.Fprintln(r.Out, r.st.paint(red, "transcript: "+err.Error()))
+		fmt.Fprintln(r.Out, r.st.paint(red, "transcript: "+termsafe.String(err.Error())))
 	}
 }
 
 // endLine ends a line of streamed text.
 func (r *REPL) endLine() {
+	fmt.Fprint(r.Out, r.stream.Flush())
 	if r.midLine {
 		fmt.Fprintln(r.Out)
 		r.midLine = false
@@ -158,30 +166,33 @@ func (r *REPL) endLine() {
 func (r *REPL) event(e agent.Event) {
 	switch e.Kind {
 	case agent.EventText:
-		fmt.Fprint(r.Out, e.Text)
+		fmt.Fprint(r.Out, r.stream.Chunk(e.Text))
 		r.midLine = !strings.HasSuffix(e.Text, "\n")
 	case agent.EventToolCall:
 		if r.verbose {
 			r.endLine()
 			args, _ := json.Marshal(e.Call.Args)
-			fmt.Fprintln(r.Out, r.st.paint(dim, "→ "+e.Call.Name+" "+string(args)))
+			fmt.Fprintln(r.Out, r.st.paint(dim, "→ "+termsafe.Line(e.Call.Name+" "+string(args))))
 		}
 	case agent.EventToolResult:
 		r.endLine()
 		fmt.Fprintln(r.Out, r.st.toolLine(*e.Call, *e.Result))
 		if r.verbose {
-			fmt.Fprintln(r.Out, r.st.paint(dim, oneLineJSON(e.Result.Content, 2000)))
+			fmt.Fprintln(r.Out, r.st.paint(dim, termsafe.Line(oneLineJSON(e.Result.Content, 2000))))
 		}
 	case agent.EventRetry, agent.EventNotice:
 		r.endLine()
-		fmt.Fprintln(r.Out, r.st.paint(yellow, e.Text))
+		fmt.Fprintln(r.Out, r.st.paint(yellow, termsafe.String(e.Text)))
 	}
 }
 
-// oneLineJSON shows raw JSON cut at max bytes.
+// oneLineJSON shows raw JSON cut at max bytes (at the start of a character).
 func oneLineJSON(raw json.RawMessage, max int) string {
 	s := string(raw)
 	if len(s) > max {
+		for max > 0 && !utf8.RuneStart(s[max]) {
+			max--
+		}
 		s = s[:max] + fmt.Sprintf("… (%d bytes)", len(raw))
 	}
 	return s
@@ -199,22 +210,22 @@ func (r *REPL) command(ctx context.Context, line string) bool {
 	case "/tools":
 		tools := r.Host.Tools()
 		slices.Sort(tools)
-		fmt.Fprintln(r.Out, strings.Join(tools, " "))
+		fmt.Fprintln(r.Out, termsafe.String(strings.Join(tools, " ")))
 	case "/mode":
 		if arg == "" {
-			fmt.Fprintln(r.Out, "mode:", r.Host.Mode())
+			fmt.Fprintln(r.Out, "mode:", termsafe.String(r.Host.Mode()))
 			break
 		}
 		if err := r.Host.SetMode(arg); err != nil {
-			fmt.Fprintln(r.Out, r.st.paint(red, err.Error()))
+			fmt.Fprintln(r.Out, r.st.paint(red, termsafe.String(err.Error())))
 			break
 		}
-		fmt.Fprintln(r.Out, "mode:", r.Host.Mode())
+		fmt.Fprintln(r.Out, "mode:", termsafe.String(r.Host.Mode()))
 	case "/diff":
 		d, err := r.Host.Diff(ctx)
 		switch {
 		case err != nil:
-			fmt.Fprintln(r.Out, r.st.paint(red, err.Error()))
+			fmt.Fprintln(r.Out, r.st.paint(red, termsafe.String(err.Error())))
 		case d == "":
 			fmt.Fprintln(r.Out, "no changes")
 		default:
@@ -223,9 +234,9 @@ func (r *REPL) command(ctx context.Context, line string) bool {
 	case "/undo":
 		out, err := r.Host.Undo(ctx)
 		if err != nil {
-			fmt.Fprintln(r.Out, r.st.paint(red, err.Error()))
+			fmt.Fprintln(r.Out, r.st.paint(red, termsafe.String(err.Error())))
 		} else {
-			fmt.Fprintln(r.Out, out)
+			fmt.Fprintln(r.Out, termsafe.String(out))
 		}
 	case "/verbose":
 		r.verbose = !r.verbose
@@ -233,11 +244,11 @@ func (r *REPL) command(ctx context.Context, line string) bool {
 	case "/clear":
 		r.Agent.Reset()
 		if err := r.Transcript.Clear(); err != nil {
-			fmt.Fprintln(r.Out, r.st.paint(red, "transcript: "+err.Error()))
+			fmt.Fprintln(r.Out, r.st.paint(red, "transcript: "+termsafe.String(err.Error())))
 		}
 		fmt.Fprintln(r.Out, "new conversation")
 	default:
-		fmt.Fprintf(r.Out, "unknown command %s; /help lists them\n", name)
+		fmt.Fprintf(r.Out, "unknown command %s; /help lists them\n", termsafe.Line(name))
 	}
 	return false
 }

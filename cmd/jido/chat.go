@@ -16,6 +16,7 @@ import (
 	"github.com/jido-run/jido/chat"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/termsafe"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/peterh/liner"
 	"golang.org/x/term"
@@ -64,12 +65,12 @@ func parseChat(cmd string, args []string, stderr io.Writer) (*chatOptions, error
 func runAsk(argv []string, stdout, stderr io.Writer) int {
 	o, err := parseChat("ask", argv, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "jido ask: %v\n", err)
+		fmt.Fprintf(stderr, "jido ask: %s\n", termsafe.String(err.Error()))
 		return exitUsage
 	}
 	m, perms, done, err := o.openManager(nil, false)
 	if err != nil {
-		fmt.Fprintf(stderr, "jido ask: %v\n", err)
+		fmt.Fprintf(stderr, "jido ask: %s\n", termsafe.String(err.Error()))
 		return exitUsage
 	}
 	defer done()
@@ -80,14 +81,14 @@ func runAsk(argv []string, stdout, stderr io.Writer) int {
 	defer stop()
 	s, err := m.Open(ctx, "")
 	if err != nil {
-		fmt.Fprintf(stderr, "jido ask: %v\n", err)
+		fmt.Fprintf(stderr, "jido ask: %s\n", termsafe.String(err.Error()))
 		return exitToolError
 	}
 	defer s.Close()
 	exec := &sessionExecutor{s: s}
 	a, notice, err := o.newAgent(ctx, exec, s)
 	if err != nil {
-		fmt.Fprintf(stderr, "jido ask: %v\n", err)
+		fmt.Fprintf(stderr, "jido ask: %s\n", termsafe.String(err.Error()))
 		return exitUsage
 	}
 	if notice != "" && !o.json {
@@ -98,7 +99,7 @@ func runAsk(argv []string, stdout, stderr io.Writer) int {
 	}
 	if err := chat.Ask(ctx, a, o.question, stdout, o.json, colorOn(stdout)); err != nil {
 		if !o.json {
-			fmt.Fprintf(stderr, "jido ask: %v\n", err)
+			fmt.Fprintf(stderr, "jido ask: %s\n", termsafe.String(err.Error()))
 		}
 		return exitToolError
 	}
@@ -109,7 +110,7 @@ func runAsk(argv []string, stdout, stderr io.Writer) int {
 func runChat(argv []string, stdout, stderr io.Writer) int {
 	o, err := parseChat("chat", argv, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		fmt.Fprintf(stderr, "jido chat: %s\n", termsafe.String(err.Error()))
 		return exitUsage
 	}
 	lines := newLineReader()
@@ -118,7 +119,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 	approver := chat.NewApprover(lines, stdout, color)
 	m, perms, done, err := o.openManager(approver, true)
 	if err != nil {
-		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		fmt.Fprintf(stderr, "jido chat: %s\n", termsafe.String(err.Error()))
 		return exitUsage
 	}
 	defer done()
@@ -127,20 +128,20 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	s, err := m.Open(ctx, "")
 	if err != nil {
-		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		fmt.Fprintf(stderr, "jido chat: %s\n", termsafe.String(err.Error()))
 		return exitToolError
 	}
 	exec := &sessionExecutor{s: s}
 	defer func() { exec.session().Close() }()
 	a, notice, err := o.newAgent(ctx, exec, s)
 	if err != nil {
-		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		fmt.Fprintf(stderr, "jido chat: %s\n", termsafe.String(err.Error()))
 		return exitUsage
 	}
 	reportToolErrors(s, stderr)
 	tr, closeTranscript, err := o.openTranscript(a)
 	if err != nil {
-		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		fmt.Fprintf(stderr, "jido chat: %s\n", termsafe.String(err.Error()))
 		return exitUsage
 	}
 	defer closeTranscript()
@@ -167,7 +168,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 		}
 	}()
 	if err := repl.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(stderr, "jido chat: %v\n", err)
+		fmt.Fprintf(stderr, "jido chat: %s\n", termsafe.String(err.Error()))
 		return exitToolError
 	}
 	return exitOK

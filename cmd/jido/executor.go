@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/jsoncap"
 	"github.com/jido-run/jido/manager"
 )
 
@@ -52,14 +52,8 @@ func (e *sessionExecutor) Execute(ctx context.Context, call agent.ToolCall) agen
 	return out
 }
 
-// capped keeps a result within maxResultChars: a longer one becomes an object holding its
-// head and tail as text, with a note of what was cut.
+// capped keeps a result within maxResultChars, as valid JSON of the same shape (see
+// jsoncap), with a note of what was cut.
 func capped(content json.RawMessage) (json.RawMessage, string) {
-	if len(content) <= maxResultChars {
-		return content, ""
-	}
-	head, tail := content[:maxResultChars*3/4], content[len(content)-maxResultChars/4:]
-	note := fmt.Sprintf("the result was %d chars; its middle was cut to keep %d", len(content), maxResultChars)
-	out, _ := json.Marshal(map[string]string{"head": string(head), "tail": string(tail), "note": note})
-	return out, note
+	return jsoncap.Cap(content, maxResultChars)
 }
