@@ -407,11 +407,12 @@ func readConfig(path string) ([]byte, *parsedConfig, error) {
 }
 
 // appendRuleToFile appends r as a table to the config file path and returns
-// its ordinal among the file's rules and its line.
-func appendRuleToFile(path string, r Rule) (ord, line int, err error) {
+// its ordinal among the file's rules, its line, and the file's content as read and as
+// written (so that trust is decided on, and recorded for, exactly those bytes).
+func appendRuleToFile(path string, r Rule) (ord, line int, before, after []byte, err error) {
 	data, _, err := readConfig(path)
 	if err != nil {
-		return 0, 0, fmt.Errorf("policy: not changing a bad config file: %w", err)
+		return 0, 0, nil, nil, fmt.Errorf("policy: not changing a bad config file: %w", err)
 	}
 	buf := append([]byte(nil), data...)
 	if len(buf) > 0 {
@@ -423,22 +424,23 @@ func appendRuleToFile(path string, r Rule) (ord, line int, err error) {
 	buf = append(buf, renderRule(r)...)
 	pc, err := parseConfig(path, buf)
 	if err != nil || len(pc.rules) == 0 {
-		return 0, 0, fmt.Errorf("policy: cannot append a rule to %s: %v", path, err)
+		return 0, 0, nil, nil, fmt.Errorf("policy: cannot append a rule to %s: %v", path, err)
 	}
 	if err := writeAtomic(path, buf); err != nil {
-		return 0, 0, err
+		return 0, 0, nil, nil, err
 	}
 	last := pc.rules[len(pc.rules)-1]
-	return len(pc.rules) - 1, last.loc.at.line, nil
+	return len(pc.rules) - 1, last.loc.at.line, data, buf, nil
 }
 
 // removeRuleFromFile cuts the table of r out of the config file path. It
 // looks at ordinal ord first, then for any table with the same content. It
-// returns the ordinal removed, or -1 when the file no longer has the rule.
-func removeRuleFromFile(path string, ord int, r Rule) (int, error) {
+// returns the ordinal removed, or -1 when the file no longer has the rule, and the
+// file's content as read and as written (nil when nothing was written).
+func removeRuleFromFile(path string, ord int, r Rule) (int, []byte, []byte, error) {
 	data, pc, err := readConfig(path)
 	if err != nil {
-		return -1, fmt.Errorf("policy: not changing a bad config file: %w", err)
+		return -1, nil, nil, fmt.Errorf("policy: not changing a bad config file: %w", err)
 	}
 	idx := -1
 	if ord < len(pc.rules) && sameRule(pc.rules[ord].rule, r) {
@@ -452,11 +454,11 @@ func removeRuleFromFile(path string, ord int, r Rule) (int, error) {
 		}
 	}
 	if idx < 0 {
-		return -1, nil
+		return -1, data, nil, nil
 	}
 	loc := pc.rules[idx].loc
 	if loc.inline {
-		return -1, fmt.Errorf("policy: rule %s is in an inline array in %s:%d; edit the file by hand", r.ID, path, loc.at.line)
+		return -1, nil, nil, fmt.Errorf("policy: rule %s is in an inline array in %s:%d; edit the file by hand", r.ID, path, loc.at.line)
 	}
 	start, end := loc.start, len(data)
 	for _, h := range pc.headers {
@@ -477,9 +479,9 @@ func removeRuleFromFile(path string, ord int, r Rule) (int, error) {
 	}
 	out := append(append([]byte(nil), data[:start]...), data[end:]...)
 	if _, err := parseConfig(path, out); err != nil {
-		return -1, fmt.Errorf("policy: removing rule %s would break %s: %w", r.ID, path, err)
+		return -1, nil, nil, fmt.Errorf("policy: removing rule %s would break %s: %w", r.ID, path, err)
 	}
-	return idx, writeAtomic(path, out)
+	return idx, data, out, writeAtomic(path, out)
 }
 
 // ruleLines returns the line of each rule of the config file path, by

@@ -514,3 +514,30 @@ func TestProtectedPathsApplyUntrusted(t *testing.T) {
 		assert.ErrorContains(t, err, "protected", bad)
 	}
 }
+
+// TestTrustRecordsWhatWasRead: jido trust records the bytes it showed, so a file changed
+// after it was shown is not trusted; jido's own append keeps trust for what it wrote.
+func TestTrustRecordsWhatWasRead(t *testing.T) {
+	dir := t.TempDir()
+	proj, trust := filepath.Join(dir, "config.toml"), filepath.Join(dir, "trust")
+	shown := []byte("mode = \"auto-edit\"\n")
+	require.NoError(t, os.WriteFile(proj, shown, 0o644))
+	e, err := LoadWithTrust("", proj, trust)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(proj, []byte("mode = \"yolo\"\n"), 0o644)) // swapped after it was shown
+	require.NoError(t, e.TrustContent(shown))
+	e, err = LoadWithTrust("", proj, trust)
+	require.NoError(t, err)
+	assert.Equal(t, ModeDefault, e.Mode(), "the swapped file is not the one the user trusted")
+
+	require.NoError(t, os.WriteFile(proj, shown, 0o644))
+	e, err = LoadWithTrust("", proj, trust)
+	require.NoError(t, err)
+	assert.Equal(t, ModeAutoEdit, e.Mode())
+	_, err = e.Remember(Rule{Action: Allow, Tool: "run_shell", Command: "make", Class: "mutating"}, ScopeProject)
+	require.NoError(t, err)
+	e, err = LoadWithTrust("", proj, trust)
+	require.NoError(t, err)
+	assert.Equal(t, ModeAutoEdit, e.Mode(), "jido's own append stays trusted")
+	assert.Len(t, e.Rules(), 1)
+}

@@ -408,13 +408,14 @@ func (e *Engine) Remember(r Rule, scope Scope) (Rule, error) {
 		if path == "" {
 			return Rule{}, fmt.Errorf("policy: no %s config file to remember the rule in", scope)
 		}
-		retrust := scope == ScopeProject && e.trustPath != "" && e.trustsFile(path)
-		ord, line, err := appendRuleToFile(path, r)
+		ord, line, before, after, err := appendRuleToFile(path, r)
 		if err != nil {
 			return Rule{}, err
 		}
-		if retrust { // jido wrote the file the user trusted: it stays trusted
-			if err := e.recordTrust(path); err != nil {
+		// jido wrote the file the user trusted: it stays trusted. Decided on the bytes jido
+		// read and recorded for the bytes it wrote, never on a later read.
+		if scope == ScopeProject && e.trustPath != "" && e.trusts(before) {
+			if err := e.recordDigest(after); err != nil {
 				return Rule{}, err
 			}
 		}
@@ -439,13 +440,12 @@ func (e *Engine) Revoke(id string) error {
 				continue
 			}
 			if en.file != "" {
-				retrust := en.rule.Scope == ScopeProject && e.trustPath != "" && e.trustsFile(en.file)
-				removed, err := removeRuleFromFile(en.file, en.ord, en.rule)
+				removed, before, after, err := removeRuleFromFile(en.file, en.ord, en.rule)
 				if err != nil {
 					return err
 				}
-				if retrust {
-					if err := e.recordTrust(en.file); err != nil {
+				if after != nil && en.rule.Scope == ScopeProject && e.trustPath != "" && e.trusts(before) {
+					if err := e.recordDigest(after); err != nil {
 						return err
 					}
 				}

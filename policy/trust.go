@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,15 +25,6 @@ func (e *Engine) trusts(data []byte) bool {
 	}
 	rec, err := os.ReadFile(e.trustPath)
 	return err == nil && strings.TrimSpace(string(rec)) == digest(data)
-}
-
-// trustsFile is trusts for the project config file at path (missing: empty).
-func (e *Engine) trustsFile(path string) bool {
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false
-	}
-	return e.trusts(data)
 }
 
 // Ignored lists what an untrusted project config asked for and was not given (allow rules,
@@ -60,29 +50,53 @@ func (e *Engine) Protected() []string {
 	return append([]string(nil), e.protected...)
 }
 
-// Trust records the project config's current content as trusted, so that the next load
-// applies all of it (`jido trust`, after the user has read it). It is an error without a
-// trust file (LoadWithTrust) or a project config.
+// Trust records the project config's content as read now as trusted, so that the next
+// load applies all of it. It is an error without a trust file (LoadWithTrust) or a project
+// config. A caller that showed the file to the user calls TrustContent with what it showed.
 func (e *Engine) Trust() error {
+	path, err := e.projectConfig()
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("policy: %w", err)
+	}
+	return e.TrustContent(data)
+}
+
+// TrustContent records data, the project config's content exactly as the user read it, as
+// trusted (`jido trust` shows the file, then records the digest of those bytes: a file
+// changed in between is not trusted).
+func (e *Engine) TrustContent(data []byte) error {
 	if e.parent != nil {
-		return e.parent.Trust()
+		return e.parent.TrustContent(data)
+	}
+	if _, err := e.projectConfig(); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.recordDigest(data)
+}
+
+// projectConfig is the project config file of the engine that keeps trust records.
+func (e *Engine) projectConfig() (string, error) {
+	if e.parent != nil {
+		return e.parent.projectConfig()
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	path := e.files[scopeIndex(ScopeProject)]
 	if e.trustPath == "" || path == "" {
-		return errors.New("policy: this engine keeps no trust record")
+		return "", errors.New("policy: this engine keeps no trust record")
 	}
-	return e.recordTrust(path)
+	return path, nil
 }
 
-// recordTrust writes the digest of the project config at path to the trust file. The
-// caller holds e.mu.
-func (e *Engine) recordTrust(path string) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("policy: %w", err)
-	}
+// recordDigest writes the digest of data, a project config's content, to the trust file.
+// The caller holds e.mu.
+func (e *Engine) recordDigest(data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(e.trustPath), 0o700); err != nil {
 		return fmt.Errorf("policy: %w", err)
 	}

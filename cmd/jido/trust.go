@@ -28,7 +28,7 @@ func runTrust(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jido trust: %v\n", err)
 		return exitUsage
 	}
-	if err := engine.Trust(); err != nil {
+	if err := engine.TrustContent(data); err != nil { // the bytes shown below, not a later read
 		fmt.Fprintf(stderr, "jido trust: %v\n", err)
 		return exitToolError
 	}
