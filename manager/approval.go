@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jido-run/jido/bridge"
@@ -14,6 +16,7 @@ import (
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/shellclass"
 	"github.com/jido-run/jido/tools/definitions"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Answer is an approver's reply to a call the policy asks about.
@@ -132,7 +135,11 @@ func (g *policyGate) Check(ctx context.Context, c bridge.Call) *definitions.Tool
 	case c.Composite:
 		return nil // a user tool's own calls are asked about one by one, with their previews
 	}
-	g.record(Event{Event: "approval.request", Tool: c.Tool.Name, Reason: d.Reason})
+	ev := Event{Event: "approval.request", Tool: c.Tool.Name, Reason: d.Reason}
+	if p, ok := c.Params.(definitions.RunShellParams); ok {
+		ev.Command = shellPreview(p)
+	}
+	g.record(ev)
 	decided := func(decision, by string) {
 		g.record(Event{Event: "approval.decision", Tool: c.Tool.Name, Decision: decision, By: by})
 	}
@@ -168,7 +175,7 @@ func (g *policyGate) Check(ctx context.Context, c bridge.Call) *definitions.Tool
 		scope = policy.ScopeProject
 	}
 	if scope != policy.ScopeOnce {
-		if _, err := g.engine.Remember(ruleFor(req), scope); err != nil {
+		if _, err := g.engine.Remember(policy.RuleFor(req), scope); err != nil {
 			return definitions.NewError(definitions.InternalError, "remembering the approval: %v", err)
 		}
 	}
@@ -196,6 +203,16 @@ func (g *policyGate) request(c bridge.Call) (policy.Request, string) {
 		if len(p.Cmd) > 0 {
 			r = shellclass.ClassifyArgv(p.Cmd)
 		}
+		env, risky := shellclass.ClassifyEnv(p.Env)
+		if p.Stdin != nil && (p.Env["BASH_ENV"] != "" || p.Env["ENV"] != "") {
+			// The shell may source its startup file from standard input: stdin is code too.
+			in := shellclass.Classify(*p.Stdin)
+			env.Class = max(env.Class, in.Class)
+			env.Reasons = append(env.Reasons, in.Reasons...)
+		}
+		r.Class = max(r.Class, env.Class)
+		r.Reasons = append(r.Reasons, env.Reasons...)
+		req.RiskyEnv = risky
 		cls = &r
 	case definitions.RunTestsParams:
 		r := shellclass.ClassifyArgv(p.Command)
@@ -232,23 +249,47 @@ func preview(ctx context.Context, c bridge.Call) string {
 		}
 	}
 	if p, ok := c.Params.(definitions.RunShellParams); ok {
-		if p.Command != "" {
-			return p.Command
-		}
-		return fmt.Sprint(p.Cmd)
+		return shellPreview(p)
 	}
 	data, _ := json.Marshal(c.Params)
 	return string(data)
 }
 
-// ruleFor is the rule an "allow for the session / always" answer remembers: the tool, and
-// its paths, or for shell its first command's first two words.
-func ruleFor(req policy.Request) policy.Rule {
-	r := policy.Rule{Action: policy.Allow, Tool: req.Tool, Paths: req.Paths}
-	if len(req.Commands) > 0 {
-		words := append([]string{req.Commands[0].Name}, req.Commands[0].Args...)
-		r.Paths = nil
-		r.Command = strings.Join(words[:min(2, len(words))], " ")
+// maxStdinPreview caps the standard input shown with a command.
+const maxStdinPreview = 2000
+
+// shellPreview shows a run_shell call with every input that decides what runs: the
+// command, and when given its working directory, its environment and its standard input
+// (which BASH_ENV=/dev/stdin, for one, makes code).
+func shellPreview(p definitions.RunShellParams) string {
+	var b strings.Builder
+	if p.Command != "" {
+		b.WriteString(p.Command)
+	} else {
+		for i, a := range p.Cmd {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			if q, err := syntax.Quote(a, syntax.LangBash); err == nil {
+				a = q
+			} else {
+				a = strconv.Quote(a)
+			}
+			b.WriteString(a)
+		}
 	}
-	return r
+	if p.Cwd != "" && p.Cwd != "." {
+		fmt.Fprintf(&b, "\n  in: %s", p.Cwd)
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.Env)) {
+		fmt.Fprintf(&b, "\n  env: %s=%s", name, p.Env[name])
+	}
+	if p.Stdin != nil {
+		in := *p.Stdin
+		if len(in) > maxStdinPreview {
+			in = in[:maxStdinPreview] + fmt.Sprintf("[... %d more bytes]", len(in)-maxStdinPreview)
+		}
+		fmt.Fprintf(&b, "\n  stdin: %q", in)
+	}
+	return b.String()
 }

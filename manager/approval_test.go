@@ -257,3 +257,35 @@ func TestReadOnlyCommandsAskWithoutAPrivateRoot(t *testing.T) {
 	r := s.Call(t.Context(), ls)
 	assert.Equal(t, "permission-error", errType(r), "without a private root even ls asks")
 }
+
+// TestRiskyEnvironmentIsAskedAbout: a command's env is part of what is approved. A
+// variable that changes what programs load or run raises the class (so auto-edit asks for
+// `ls`) and no allow rule covers the call; the approver sees the env and stdin.
+func TestRiskyEnvironmentIsAskedAbout(t *testing.T) {
+	engine := policy.New(policy.ModeAutoEdit)
+	_, err := engine.Remember(policy.Rule{Action: policy.Allow, Tool: "run_shell", Command: "git status"}, policy.ScopeSession)
+	require.NoError(t, err)
+	s, root := gatedSession(t, Config{Permissions: engine})
+	stdin := "rm -f a.txt"
+	for name, args := range map[string]map[string]any{
+		"BASH_ENV reads stdin": {"command": "ls", "env": map[string]any{"BASH_ENV": "/dev/stdin"}, "stdin": stdin},
+		"git injected config":  {"command": "git status", "env": map[string]any{"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.fsmonitor", "GIT_CONFIG_VALUE_0": "rm -f a.txt"}},
+		"sh ENV":               {"command": "ls", "env": map[string]any{"ENV": "./evil.sh"}},
+		"home of dotfiles":     {"command": "git status", "env": map[string]any{"HOME": "."}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := s.Call(t.Context(), ToolCall{Name: "run_shell", Args: args})
+			assert.Equal(t, "permission-error", errType(r), "asked, not run: %v", r.Result)
+			assert.FileExists(t, filepath.Join(root, "a.txt"))
+		})
+	}
+	assert.Equal(t, "", errType(s.Call(t.Context(), ToolCall{Name: "run_shell", Args: map[string]any{"command": "ls", "env": map[string]any{"LANG": "C"}}})),
+		"a harmless variable changes nothing")
+
+	seen := &scripted{answers: []Answer{Deny}}
+	s2, _ := gatedSession(t, Config{Permissions: policy.New(policy.ModeDefault), Approver: seen})
+	s2.Call(t.Context(), ToolCall{Name: "run_shell", Args: map[string]any{"command": "ls", "cwd": ".", "env": map[string]any{"BASH_ENV": "/dev/stdin"}, "stdin": stdin}})
+	require.Len(t, seen.seen, 1)
+	assert.Equal(t, "ls\n  env: BASH_ENV=/dev/stdin\n  stdin: \"rm -f a.txt\"", seen.seen[0].Preview)
+	assert.Equal(t, "destructive", seen.seen[0].Class, "BASH_ENV with a stdin script: the class of what the script could do")
+}

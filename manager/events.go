@@ -18,6 +18,7 @@ type Event struct {
 	ErrorType  string    `json:"error_type,omitempty"`
 	DurationMS *float64  `json:"duration_ms,omitempty"`
 	Reason     string    `json:"reason,omitempty"`   // approval.request: why the policy asks
+	Command    string    `json:"command,omitempty"`  // approval.request of a command: it, with its cwd, env and stdin
 	Decision   string    `json:"decision,omitempty"` // approval.decision: allow-once, allow-session, allow-always, deny
 	By         string    `json:"by,omitempty"`       // approval.decision: user, yes (--yes), none (headless refusal)
 }

@@ -111,7 +111,7 @@ var classifyCases = []struct {
 	{"bare env", `env`, RO, []string{"env"}},
 	{"env -S", `env -S 'rm -rf x'`, D, []string{"env", "rm"}},
 	{"prefix assignment", `X=1 rm a`, D, []string{"rm"}},
-	{"prefix assignments go test", `FOO=bar BAR=baz go test ./...`, RO, []string{"go"}},
+	{"prefix assignments go test", `FOO=bar BAR=baz go test ./...`, M, []string{"go"}}, // go test runs the project's code
 	{"timeout", `timeout 5 curl x`, N, []string{"timeout", "curl"}},
 	{"timeout with options", `timeout -s KILL 10 rm x`, D, []string{"timeout", "rm"}},
 	{"nice make", `nice -n 10 make`, M, []string{"nice", "make"}},
@@ -207,7 +207,7 @@ var classifyCases = []struct {
 	{"gofmt -l", `go vet ./... && gofmt -l .`, RO, []string{"go", "gofmt"}},
 	{"gofmt -w", `gofmt -w .`, M, []string{"gofmt"}},
 	{"eslint --fix", `npx eslint --fix .`, N, []string{"npx"}},
-	{"prettier --check", `prettier --check src`, RO, []string{"prettier"}},
+	{"prettier --check", `prettier --check src`, M, []string{"prettier"}}, // prettier.config.js and plugins are code
 	{"yq -i", `yq -i '.a = 1' f.yaml`, M, []string{"yq"}},
 
 	// git
@@ -293,16 +293,18 @@ var classifyCases = []struct {
 	{"pip uninstall", `pip uninstall -y x`, D, []string{"pip"}},
 	{"uv pip install", `uv pip install x`, N, []string{"uv"}},
 	{"python -m pip", `python -m pip install x`, N, []string{"python"}},
-	{"python -m pytest", `python3 -m pytest -q`, RO, []string{"python3"}},
-	{"pytest", `pytest -x tests/`, RO, []string{"pytest"}},
+	// Test runners and checkers that load the project's code are not read-only: a conftest.py,
+	// build.rs or test the agent wrote runs, and they write caches.
+	{"python -m pytest", `python3 -m pytest -q`, M, []string{"python3"}},
+	{"pytest", `pytest -x tests/`, M, []string{"pytest"}},
 	{"python script", `python script.py`, M, []string{"python"}},
 	{"python version", `python3 --version`, RO, []string{"python3"}},
 	{"python http.server", `python3 -m http.server 8000`, N, []string{"python3"}},
 	{"node version", `node --version`, RO, []string{"node"}},
 	{"node script", `node x.js`, M, []string{"node"}},
-	{"go test", `go test ./...`, RO, []string{"go"}},
+	{"go test", `go test ./...`, M, []string{"go"}},
 	{"go test -exec", `go test -exec 'sudo' ./...`, M, []string{"go"}},
-	{"go test -count", `go test -count=1 -race ./...`, RO, []string{"go"}},
+	{"go test -count", `go test -count=1 -race ./...`, M, []string{"go"}},
 	{"go build", `go build ./...`, M, []string{"go"}},
 	{"go vet", `go vet ./...`, RO, []string{"go"}},
 	{"go version", `go version`, RO, []string{"go"}},
@@ -314,8 +316,8 @@ var classifyCases = []struct {
 	{"cargo install", `cargo install ripgrep`, N, []string{"cargo"}},
 	{"cargo build", `cargo build --release`, M, []string{"cargo"}},
 	{"cargo toolchain build", `cargo +nightly build`, M, []string{"cargo"}},
-	{"cargo test", `cargo test`, RO, []string{"cargo"}},
-	{"cargo check", `cargo check`, RO, []string{"cargo"}},
+	{"cargo test", `cargo test`, M, []string{"cargo"}},   // runs build.rs, proc macros and tests
+	{"cargo check", `cargo check`, M, []string{"cargo"}}, // runs build.rs and proc macros
 	{"gem install", `gem install rails`, N, []string{"gem"}},
 	{"apt-get install", `apt-get install -y curl`, N, []string{"apt-get"}},
 	{"apt update", `apt update`, N, []string{"apt"}},
@@ -397,6 +399,159 @@ var classifyCases = []struct {
 	{"conditional function not remembered", `if false; then f() { ls; }; fi; f`, M, []string{"false", "ls", "f"}},
 	{"function in nested script not remembered", `bash -c 'f() { ls; }'; f`, M, []string{"bash", "ls", "f"}},
 
+	// sed scripts: e runs a command, w writes a file, r reads one; unreadable scripts are not read-only
+	{"sed e command", `sed '1e id'`, M, []string{"sed", "id"}},
+	{"sed -n e touch", `sed -n '1e touch x'`, M, []string{"sed", "touch"}},
+	{"sed e rm", `sed '1e rm -rf ~' f`, D, []string{"sed", "rm"}},
+	{"sed bare e runs pattern space", `sed 'e' f`, D, []string{"sed"}},
+	{"sed s///e", `sed 's/a/b/e' f`, D, []string{"sed"}},
+	{"sed s///ge", `sed -n 's/.*/rm &/gep' list`, D, []string{"sed"}},
+	{"sed w", `sed -n 'w out.txt' f`, M, []string{"sed"}},
+	{"sed s///w", `sed 's/a/b/w out' f`, M, []string{"sed"}},
+	{"sed s|||w other delimiter", `sed 's|a|b|w out' f`, M, []string{"sed"}},
+	{"sed W", `sed -n '1W first.txt' f`, M, []string{"sed"}},
+	{"sed w in a block", `sed -n '/x/{p;w hits.txt
+}' f`, M, []string{"sed"}},
+	{"sed w dev stdout", `sed -n 's/a/b/gw /dev/stdout' f`, RO, []string{"sed"}},
+	{"sed w device", `sed -n 'w /dev/sda' f`, D, []string{"sed"}},
+	{"sed --in-place", `sed --in-place=.bak 's/a/b/' f`, M, []string{"sed"}},
+	{"sed -i after script", `sed 's/a/b/' -i f`, M, []string{"sed"}},
+	{"sed BSD -i ''", `sed -i '' 's/a/b/' f`, M, []string{"sed"}},
+	{"sed computed script", `sed "$S" f`, M, []string{"sed"}},
+	{"sed computed replacement", `sed "s/a/$B/" f`, M, []string{"sed"}},
+	{"sed -f script file", `sed -f script.sed f`, M, []string{"sed"}},
+	{"sed --file", `sed --file=x.sed f`, M, []string{"sed"}},
+	{"sed two -e, second runs rm", `sed -e 's/a/b/' -e '1e rm -rf /' f`, D, []string{"sed", "rm"}},
+	{"sed two -e read-only", `sed -e 's/a/b/' -e 's/c/d/' f`, RO, []string{"sed"}},
+	{"sed --expression w", `sed --expression='w out' f`, M, []string{"sed"}},
+	{"sed --expression separate word", `sed --expression 's/x/y/e' f`, D, []string{"sed"}},
+	{"sed -ne cluster", `sed -ne '1e touch x' f`, M, []string{"sed", "touch"}},
+	{"sed -nEe cluster attached", `sed -nEe1ecurl\ -s\ x f`, N, []string{"sed", "curl"}},
+	{"sed double-quoted script", `sed "1e touch x" f`, M, []string{"sed", "touch"}},
+	{"sed ansi-c script", `sed $'1e rm x' f`, D, []string{"sed", "rm"}},
+	{"command sed", `command sed '1e id' f`, M, []string{"command", "sed", "id"}},
+	{"env sed", `env sed 's/x/y/w out' f`, M, []string{"env", "sed"}},
+	{"xargs sed", `xargs sed -n 'w out'`, M, []string{"xargs", "sed"}},
+	{"path sed", `/usr/bin/sed '1e id' f`, M, []string{"sed", "id"}},
+	{"gsed", `gsed 's/a/b/e' f`, D, []string{"gsed"}},
+	{"sed in bash -c", `bash -c "sed -n 'w out' f"`, M, []string{"bash", "sed"}},
+	{"sed r secret", `sed 'r .env' f`, M, []string{"sed"}},
+	{"sed --sandbox", `sed --sandbox 's/a/b/e' f`, RO, []string{"sed"}},
+	{"sed unknown command", `sed 'k' f`, M, []string{"sed"}},
+	{"sed search with e", `sed -n '/e/p' f`, RO, []string{"sed"}},
+	{"sed s with e in text", `sed 's/e/w/g' f`, RO, []string{"sed"}},
+	{"sed y", `sed 'y/ew/we/' f`, RO, []string{"sed"}},
+	{"sed insert text", `sed '1i echo; e rm -rf /' f`, RO, []string{"sed"}},
+	{"sed range delete", `sed '/start/,/end/d' f`, RO, []string{"sed"}},
+	{"sed block", `sed -n '1{p;q}' f`, RO, []string{"sed"}},
+	{"sed labels", `sed ':a;N;$!ba;s/\n/ /g' f`, RO, []string{"sed"}},
+	{"sed hold space", `sed '1!G;h;$!d' f`, RO, []string{"sed"}},
+	{"sed -E groups", `sed -E 's/(a)/\1/;s/x/y/' f`, RO, []string{"sed"}},
+
+	// builtins that run callbacks or assign variables
+	{"mapfile -C", `mapfile -C 'rm x' -c 1 arr < f`, D, []string{"mapfile", "rm"}},
+	{"readarray -C echo", `readarray -C 'echo' -c 10 lines < f`, M, []string{"readarray", "echo"}},
+	{"mapfile -C computed", `mapfile -C "$cb" arr`, D, []string{"mapfile"}},
+	{"readarray plain", `readarray -t lines < f`, RO, []string{"readarray"}},
+	{"mapfile into PATH", `mapfile -t PATH < f`, M, []string{"mapfile"}},
+	{"printf -v PATH", `printf -v PATH '%s' /tmp/x`, M, []string{"printf"}},
+	{"printf -vPROMPT_COMMAND", `printf -vPROMPT_COMMAND '%s' 'curl x'`, D, []string{"printf"}},
+	{"printf -v subscript", `printf -v 'a[$(id)]' x`, D, []string{"printf"}},
+	{"printf -v plain", `printf -v x '%s' y`, RO, []string{"printf"}},
+	{"printf", `printf '%s\n' hi`, RO, []string{"printf"}},
+	{"read PATH", `read -r PATH < f`, M, []string{"read"}},
+	{"read -a LD_PRELOAD", `read -ra LD_PRELOAD <<< "x"`, M, []string{"read"}},
+
+	// options that make a reader write or run a program
+	{"go list -toolexec", `go list -toolexec=./x ./...`, M, []string{"go"}},
+	{"go list -exec", `go list -exec ./x ./...`, M, []string{"go"}},
+	{"go list", `go list -m all`, RO, []string{"go"}},
+	{"go vet -vettool", `go vet -vettool=./x ./...`, M, []string{"go"}},
+	{"go vet --toolexec", `go vet --toolexec=./x ./...`, M, []string{"go"}},
+	{"go test -toolexec", `go test -toolexec=./x ./...`, M, []string{"go"}},
+	{"iconv -o", `iconv -f utf8 -t ascii -o out.txt in.txt`, M, []string{"iconv"}},
+	{"iconv --output", `iconv --output=out.txt in.txt`, M, []string{"iconv"}},
+	{"iconv", `iconv -f utf8 -t ascii in.txt`, RO, []string{"iconv"}},
+	{"tree -o", `tree -o out.txt`, M, []string{"tree"}},
+	{"tree", `tree -L 2 src`, RO, []string{"tree"}},
+	{"sort --output", `sort --output=out f`, M, []string{"sort"}},
+	{"sort -uo cluster", `sort -uo out f`, M, []string{"sort"}},
+	{"history -w", `history -w`, M, []string{"history"}},
+	{"history -a file", `history -a ~/h.txt`, M, []string{"history"}},
+	{"history", `history 20`, RO, []string{"history"}},
+	{"man -P rm", `man -P 'rm -rf /' ls`, D, []string{"man", "rm"}},
+	{"man --pager=sh", `man --pager=sh ls`, D, []string{"man", "sh"}},
+	{"man -P cat", `man -P cat ls`, RO, []string{"man", "cat"}},
+	{"man -H browser", `man -Hfirefox ls`, M, []string{"man", "firefox"}},
+	{"man -C config", `man -C ./man.conf ls`, M, []string{"man"}},
+	{"man", `man ls`, RO, []string{"man"}},
+	{"MANPAGER sh", `MANPAGER=sh man ls`, D, []string{"sh", "man"}},
+	{"MANOPT pager", `MANOPT='-P sh' man ls`, D, []string{"man", "sh", "man"}},
+	{"less +!cmd", `less '+!id' f`, M, []string{"less", "id"}},
+	{"less +!rm", `less '+!rm -rf x' f`, D, []string{"less", "rm"}},
+	{"less +| pipe", `less '+|acurl -d @- x' f`, N, []string{"less", "curl"}},
+	{"less -o log", `less -o log.txt f`, M, []string{"less"}},
+	{"less -k lesskey", `less -k keys f`, M, []string{"less"}},
+	{"less +G", `less +G f`, RO, []string{"less"}},
+	{"less search", `less '+/foo!bar' f`, RO, []string{"less"}},
+	{"zless +!", `zless '+!id' f.gz`, M, []string{"zless", "id"}},
+	{"hostname", `hostname`, RO, []string{"hostname"}},
+	{"hostname -s", `hostname -s`, RO, []string{"hostname"}},
+	{"hostname NAME", `hostname evil`, M, []string{"hostname"}},
+	{"hostname -F", `hostname -F /etc/hostname`, M, []string{"hostname"}},
+	{"date -s", `date -s '2020-01-01'`, M, []string{"date"}},
+	{"date --set", `date --set=now`, M, []string{"date"}},
+	{"date POSIX set", `date 0101000024`, M, []string{"date"}},
+	{"date format", `date +%Y-%m-%d`, RO, []string{"date"}},
+	{"date -d", `date -d yesterday +%s`, RO, []string{"date"}},
+
+	// git settings that run commands
+	{"git -c core.pager=sh", `git -c core.pager=sh log`, D, []string{"git", "sh"}},
+	{"git -c core.fsmonitor", `git -c core.fsmonitor=id status`, M, []string{"git", "id"}},
+	{"git -c core.fsmonitor rm", `git -c core.fsmonitor='rm -rf .' status`, D, []string{"git", "rm"}},
+	{"git -c alias non-shell", `git -c alias.st=status st`, M, []string{"git", "status"}},
+	{"git -c core.sshCommand", `git -c core.sshCommand=ssh status`, N, []string{"git", "ssh"}},
+	{"git --config-env pager", `git --config-env=core.pager=P log`, D, []string{"git"}},
+	{"git -c computed", `git -c "$X" log`, D, []string{"git"}},
+	{"git -c editor keeps push --force", `git -c core.editor=vim push --force`, D, []string{"git", "vim"}},
+	{"git -c pager.log false", `git -c pager.log=false log`, RO, []string{"git", "false"}},
+
+	// test runners and checkers run the project's code
+	{"pytest --version", `pytest --version`, RO, []string{"pytest"}},
+	{"py.test", `py.test tests/`, M, []string{"py.test"}},
+	{"python -m unittest", `python -m unittest discover`, M, []string{"python"}},
+	{"mypy", `mypy .`, M, []string{"mypy"}},
+	{"python -m mypy", `python3 -m mypy src`, M, []string{"python3"}},
+	{"eslint", `eslint .`, M, []string{"eslint"}},
+	{"cargo clippy", `cargo clippy`, M, []string{"cargo"}},
+	{"cargo metadata", `cargo metadata --format-version 1`, RO, []string{"cargo"}},
+	{"bun test", `bun test`, M, []string{"bun"}},
+	{"tsc", `tsc --noEmit`, M, []string{"tsc"}},
+	{"pyright", `pyright src`, RO, []string{"pyright"}},
+
+	// reading a secret file asks (the file tools refuse it)
+	{"cat .env", `cat .env`, M, []string{"cat"}},
+	{"less id_rsa", `less id_rsa`, M, []string{"less"}},
+	{"base64 .env", `base64 .env`, M, []string{"base64"}},
+	{"grep .env.local", `grep KEY .env.local`, M, []string{"grep"}},
+	{"head aws credentials", `head ~/.aws/credentials`, M, []string{"head"}},
+	{"cat pem", `cat certs/server.PEM`, M, []string{"cat"}},
+	{"cat ssh config", `cat /home/u/.ssh/config`, M, []string{"cat"}},
+	{"cat computed home", `cat "$HOME/.aws/credentials"`, M, []string{"cat"}},
+	{"cat glob pem", `cat *.pem`, M, []string{"cat"}},
+	{"input from secret", `cat < .env`, M, []string{"cat"}},
+	{"while read secret", `while read -r l; do echo "$l"; done < .env`, M, []string{"read", "echo", ""}},
+	{"git show rev:secret", `git show HEAD:.env`, M, []string{"git"}},
+	{"bash -c cat secret", `bash -c 'cat .env'`, M, []string{"bash", "cat"}},
+	{"xargs from secret", `xargs echo < .env`, M, []string{"xargs", "echo"}},
+	{"find -exec cat in ssh", `find ~/.ssh -exec cat {} +`, M, []string{"find", "cat"}},
+	{"env example is not secret", `cat .env.example`, RO, []string{"cat"}},
+	{"public key is not secret", `cat ~/.ssh/id_ed25519.pub`, RO, []string{"cat"}},
+	{"echo names a secret", `echo .env`, RO, []string{"echo"}},
+	{"ls lists secret names", `ls -la ~/.ssh`, RO, []string{"ls"}},
+	{"find by secret name", `find . -name .env`, RO, []string{"find"}},
+	{"cat readme", `cat README.md`, RO, []string{"cat"}},
+
 	// unparsable
 	{"unterminated quote", `echo "unterminated`, D, nil},
 	{"if then fi", `if then fi`, D, nil},
@@ -422,6 +577,41 @@ func commandNames(res Result) []string {
 		names[i] = c.Name
 	}
 	return names
+}
+
+// TestReasons checks the reasons given for the holes closed in issue 16 (item 3).
+func TestReasons(t *testing.T) {
+	for line, want := range map[string]string{
+		`sed 's/a/b/e' f`:                 "sed e runs the text it edits as commands (dynamic code)",
+		`sed -n 'w out.txt' f`:            "sed w writes out.txt",
+		`sed -f x.sed f`:                  "sed -f runs script file x.sed, which is not analysed",
+		`sed "$S" f`:                      `sed script "$S" is computed and may write files or run commands`,
+		`printf -v PATH %s x`:             "printf -v PATH: setting PATH may run other programs than the system ones",
+		`mapfile -C 'echo' arr`:           "mapfile -C runs a callback for the lines it reads",
+		`cat .env`:                        "cat reads secret file .env",
+		`cat < id_rsa`:                    "redirection reads secret file id_rsa",
+		`go test ./...`:                   "go test builds and runs the project's tests",
+		`git -c core.fsmonitor=id status`: "git -c core.fsmonitor makes git run a command",
+		`hostname x`:                      "hostname NAME sets the machine's host name",
+		`less '+!id' f`:                   "less +!id runs a shell command",
+	} {
+		assert.Equal(t, want, Classify(line).Reasons[0], line)
+	}
+}
+
+func TestSecretPath(t *testing.T) {
+	for name, want := range map[string]bool{
+		".env": true, "./.env.local": true, "a/b/.ENV": true, "~/.aws/config": true, "/root/.ssh/id_rsa": true,
+		"x.pem": true, "terraform.tfstate.backup": true, "../.netrc": true, ".aws": true,
+		".env.example": false, "id_rsa.pub": false, "envs/a.txt": false, "README.md": false, ".": false, "": false,
+	} {
+		assert.Equal(t, want, isSecretPath(name), name)
+	}
+	saved := SecretFiles
+	t.Cleanup(func() { SecretFiles = saved })
+	SecretFiles = []string{"**/*.secret"}
+	assert.True(t, isSecretPath("a/b.secret"))
+	assert.False(t, isSecretPath(".env"), "the caller's list replaces the defaults")
 }
 
 func TestUnparsable(t *testing.T) {

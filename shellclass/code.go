@@ -300,8 +300,10 @@ func pythonCmd(x *call) verdict {
 		switch m {
 		case "pip", "pip3":
 			return tools["pip"].classify(what, rest)
-		case "pytest", "unittest", "doctest":
-			return verdict{ReadOnly, what + " runs tests"}
+		case "pytest", "unittest", "doctest", "mypy":
+			// Tests, conftest.py and plugins are the project's code, which the agent may
+			// have written: Mutating, like running a local program.
+			return verdict{Mutating, what + " runs the project's code"}
 		case "json.tool", "tokenize", "dis", "pydoc", "site", "sysconfig", "platform", "this":
 			return verdict{ReadOnly, what + " only prints"}
 		case "venv", "virtualenv":

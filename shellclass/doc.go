@@ -34,7 +34,9 @@
 //     everything that cannot be analysed: a dynamic command name ($CMD x, "$(which rm)" x),
 //     dynamic code (eval "$X", bash -c "$X", source <(curl ...), bash <(curl ...), a shell or
 //     interpreter reading its program from a pipe as in curl ... | sh, GIT_SSH_COMMAND="$X"),
-//     unparsable input, input over 64 KiB, nesting over 64 levels.
+//     unparsable input, input over 64 KiB, nesting over 64 levels; sed's e without a command and
+//     s///e (they run the text being edited), mapfile -C, printf -v or read with a computed
+//     callback, name or subscript.
 //   - Network: curl, wget, ssh (a remote command is classified too), scp, sftp, rsync to host:path,
 //     nc, telnet, ftp, ping, dig, nslookup, npx; git push (plain), fetch, pull, clone, ls-remote,
 //     submodule update; package installs and fetches (npm install/ci/add/update/publish, yarn,
@@ -42,8 +44,18 @@
 //     install/add/fetch/publish, gem install, apt install/update, brew install, docker
 //     pull/push/build); kubectl (a cluster) and cloud CLIs (aws, gcloud, az, gh; Destructive with
 //     a delete-like verb); redirections to or from bash's /dev/tcp/HOST/PORT and /dev/udp.
-//   - Mutating: touch, mkdir, cp, ln, install, patch, make, sed -i, perl, tee FILE (and tee -a),
-//     awk whose program text holds system, > or |, sort -o, tar (unless -t), unzip, gzip;
+//   - Mutating: touch, mkdir, cp, ln, install, patch, make, sed -i, sed scripts that write (w FILE,
+//     s///w FILE) or run a command (e CMD, which is classified too) or cannot be read (-f FILE, a
+//     computed script), perl, tee FILE (and tee -a),
+//     awk whose program text holds system, > or |, sort/tree/iconv -o, less -o/+!CMD, man -C/-H,
+//     history -w/-a, hostname NAME, date -s, mapfile -C, printf -v/read/mapfile into PATH or
+//     LD_PRELOAD, git -c with a setting that runs a command (core.fsmonitor, ...; a pager is
+//     only classified), go list/vet -toolexec/-exec/-vettool, tar (unless -t), unzip, gzip;
+//     test runners and checkers that load the project's code, which the agent may have
+//     written (go test, cargo test/check/clippy, pytest, python -m pytest/unittest/mypy, mypy,
+//     eslint, prettier, bun test); a read-only command that names a secret file or reads its
+//     input from one (cat .env, less id_rsa, git show HEAD:.env, cat < ~/.aws/credentials; see
+//     SecretFiles);
 //     git add/commit/merge/cherry-pick/apply/stash/tag/branch (create)/switch/checkout
 //     <branch>/init/mv/rm (git rm is recoverable from history); go build/generate/fmt/mod tidy;
 //     cargo build/run; npm run/test and other package scripts; alias; every output redirection to a
@@ -54,11 +66,11 @@
 //   - ReadOnly: ls, cat, head, tail, less, wc, grep, rg, find and fd (without -delete, -exec of a
 //     non-read-only command, -fprint), tree, pwd, echo, printf, test, stat, file, du, df, which,
 //     type, command -v, env (without a command), date, whoami, id, uname, sort, uniq, cut, tr, awk
-//     (see above), sed (without -i), diff, cmp, jq, yq (without -i), xxd, od, basename, dirname,
+//     (see above), sed (see above), diff, cmp, jq, yq (without -i), xxd, od, basename, dirname,
 //     realpath, readlink, sleep; shell builtins that change only the shell (cd, export, set,
 //     read); git status/log/diff/show/blame/branch (list)/rev-parse/ls-files/grep/describe/remote
-//     -v/config --get; go version/env/vet/test/list/doc, cargo test/check, pytest, python -m
-//     pytest (tests are treated as read-only, like go test); --version of interpreters.
+//     -v/config --get; go version/env/vet/list/doc, cargo metadata/tree; --version of
+//     interpreters and test runners.
 //
 // # Wrappers
 //

@@ -61,21 +61,47 @@ func init() {
 // gitCmd classifies git: global options (-C, -c), then the subcommand.
 func gitCmd(x *call) verdict {
 	opts, rest := gitGlobal.leading(x.args)
+	pre := verdict{ReadOnly, "read-only command"}
 	for _, o := range opts {
 		switch o.name {
 		case "-c", "--config-env":
-			key, value, _ := strings.Cut(o.value, "=")
-			if gitExecKey(strings.ToLower(key)) {
-				if v := gitExecValue(x, "git -c "+key, value); v.Class > ReadOnly {
-					return v
-				}
-			}
+			pre.raise(gitConfigOption(x, o))
 		case "--exec-path":
 			if o.value != "" {
 				return verdict{Destructive, "git --exec-path runs git commands from another directory"}
 			}
 		}
 	}
+	v := gitSubcommand(x, rest)
+	v.raise(pre)
+	return v
+}
+
+// gitConfigOption classifies git -c KEY=VALUE and --config-env KEY=ENVVAR. A setting that makes
+// git run a command (alias.x=!cmd, core.fsmonitor, core.sshCommand, ...) is at least Mutating,
+// since git appends arguments or input of its own, and the command is classified; a pager
+// (core.pager, pager.log) is only classified, so core.pager=less stays read-only while
+// core.pager=sh, which runs git's output as commands, is dynamic code.
+func gitConfigOption(x *call, o opt) verdict {
+	key, value, _ := strings.Cut(o.value, "=")
+	lkey := strings.ToLower(key)
+	switch {
+	case o.dynamic && strings.ContainsAny(key, "$`\"'"):
+		return verdict{Destructive, "git " + o.name + " with a computed setting " + o.value + " (dynamic code)"}
+	case !gitExecKey(lkey):
+		return verdict{ReadOnly, "read-only command"}
+	case o.name == "--config-env" || o.dynamic:
+		return verdict{Destructive, "git " + o.name + " " + key + " runs a computed command (dynamic code)"}
+	}
+	v := gitExecValue(x, "git -c "+key, value)
+	if !strings.Contains(lkey, "pager") {
+		v.raise(verdict{Mutating, "git -c " + key + " makes git run a command"})
+	}
+	return v
+}
+
+// gitSubcommand classifies git's subcommand and its arguments.
+func gitSubcommand(x *call, rest []arg) verdict {
 	if len(rest) == 0 {
 		return verdict{ReadOnly, "git without a subcommand only prints"}
 	}

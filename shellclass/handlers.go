@@ -28,7 +28,7 @@ func (c *classifier) decide(x *call, direct bool) verdict {
 	if local && !systemDirs[path.Dir(path.Clean(name))] && v.Class < Mutating {
 		v = verdict{Mutating, "runs local program " + name}
 	}
-	return v
+	return readsSecret(x, v)
 }
 
 // lookup applies the rule tables to x, most specific first. A command in no table is Mutating,
@@ -59,6 +59,9 @@ func lookup(x *call) (v verdict, known bool) {
 }
 
 var readOnly = map[string]bool{}
+
+// shellNames are the shells, whose -c string is parsed as a script.
+var shellNames = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
 
 // handlers classify commands whose class depends on their arguments. Filled in init to break
 // the initialization cycle handlers -> argv -> handlers.
@@ -115,14 +118,29 @@ func init() {
 		"hash":          hashCmd,
 		"gofmt":         readOnlyUnless("gofmt", "-w"),
 		"goimports":     readOnlyUnless("goimports", "-w"),
-		"prettier":      readOnlyUnless("prettier", "--write", "-w"),
-		"eslint":        readOnlyUnless("eslint", "--fix"),
+		"prettier":      projectCode("prettier", "loads the project's configuration and plugins, which are code"),
+		"eslint":        projectCode("eslint", "loads the project's configuration and plugins, which are code"),
+		"pytest":        projectCode("pytest", "runs the project's tests and conftest.py, and writes caches"),
+		"py.test":       projectCode("py.test", "runs the project's tests and conftest.py, and writes caches"),
+		"mypy":          projectCode("mypy", "loads plugins named in the project's configuration, and writes .mypy_cache"),
+		"iconv":         outputOption("iconv", "fto", "from-code", "to-code", "output"),
+		"tree":          outputOption("tree", "LPIoHT", "charset", "filelimit", "timefmt", "sort", "output"),
+		"less":          lessCmd,
+		"zless":         lessCmd,
+		"man":           manCmd,
+		"mapfile":       mapfileCmd,
+		"readarray":     mapfileCmd,
+		"printf":        printfCmd,
+		"read":          readCmd,
+		"history":       historyCmd,
+		"hostname":      hostnameCmd,
+		"date":          dateCmd,
 		"golangci-lint": readOnlyUnless("golangci-lint", "--fix"),
 	}
 	for _, n := range []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"} {
 		handlers[n] = awkCmd
 	}
-	for _, n := range []string{"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish"} {
+	for n := range shellNames {
 		handlers[n] = shellCmd
 	}
 	for _, n := range []string{"ruby", "php", "lua", "luajit", "deno", "java", "rscript", "julia", "tclsh", "pypy", "pypy3", "osascript"} {
@@ -161,13 +179,30 @@ func findCmd(x *call) verdict {
 			for j < len(args) && !(args[j].lit && (args[j].val == ";" || args[j].val == "+")) {
 				j++
 			}
-			v.raise(x.inner(args[i+1 : j]))
+			inner := x.inner(args[i+1 : j])
+			if inner.Class == ReadOnly {
+				// find ~/.ssh -exec cat {} +: the command reads the files found.
+				if f, ok := secretOperand(findStarts(args)); ok {
+					inner = verdict{Mutating, "find " + a + " reads files under secret path " + f}
+				}
+			}
+			v.raise(inner)
 			i = j
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			v.raise(verdict{Mutating, "find " + a + " writes a file"})
 		}
 	}
 	return v
+}
+
+// findStarts are find's starting points: the operands before the first expression.
+func findStarts(args []arg) []arg {
+	for i, a := range args {
+		if a.lit && (strings.HasPrefix(a.val, "-") || a.val == "(" || a.val == "!") {
+			return args[:i]
+		}
+	}
+	return args
 }
 
 // fdCmd: fd only lists, unless it runs a command (-x, -X).
@@ -184,15 +219,6 @@ func fdCmd(x *call) verdict {
 		}
 	}
 	return v
-}
-
-// sedCmd: sed only prints unless it edits in place (-i, --in-place; -I on BSD).
-func sedCmd(x *call) verdict {
-	opts, _ := optSpec{value: "efl", optional: "i", long: longs("expression", "file", "line-length")}.scan(x.args)
-	if has(opts, "-i", "-I", "--in-place") {
-		return verdict{Mutating, x.name + " -i edits files in place"}
-	}
-	return verdict{ReadOnly, x.name + " without -i only prints"}
 }
 
 // awkCmd: awk only reads, unless its program can write files or run commands: a program file,

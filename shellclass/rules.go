@@ -16,29 +16,31 @@ func (r rule) verdict(what string) verdict {
 	return verdict{r.Class, strings.ReplaceAll(r.Reason, "{}", what)}
 }
 
-// readOnlyCommands only read files or print. Commands whose options can make them write
-// (sort -o, tar, sed -i, awk, find, ...) are handled in handlers.go instead.
+// readOnlyCommands only read files or print. Commands whose options can make them write or run
+// programs (sort -o, tree -o, iconv -o, tar, sed -i, awk, find, less +!, man -P, date -s,
+// printf -v, ...) are handled in handlers.go instead; test runners and checkers that load the
+// project's code (pytest, mypy, eslint, cargo check) are not read-only.
 var readOnlyCommands = []string{
 	// files and text
-	"ls", "dir", "vdir", "cat", "tac", "nl", "head", "tail", "less", "more", "most", "wc",
-	"grep", "egrep", "fgrep", "ag", "ack", "zcat", "zgrep", "zless", "bzcat", "xzcat", "zstdcat",
-	"tree", "stat", "file", "du", "df", "cut", "tr", "paste", "join", "comm", "column", "fold", "fmt",
+	"ls", "dir", "vdir", "cat", "tac", "nl", "head", "tail", "more", "most", "wc",
+	"grep", "egrep", "fgrep", "ag", "ack", "zcat", "zgrep", "bzcat", "xzcat", "zstdcat",
+	"stat", "file", "du", "df", "cut", "tr", "paste", "join", "comm", "column", "fold", "fmt",
 	"expand", "unexpand", "rev", "diff", "cmp", "sdiff", "colordiff", "jq", "od", "hexdump",
 	"strings", "basename", "dirname", "realpath", "readlink", "md5sum", "sha1sum", "sha224sum",
 	"sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "base64", "base32", "basenc",
-	"iconv", "tsort", "look", "nm", "objdump", "readelf", "size", "lsattr", "getfacl", "namei",
-	"pytest", "pwd", "echo", "printf", "true", "false", "test", "[", "seq", "yes", "expr",
-	"factor", "numfmt", "sleep", "shellcheck", "staticcheck", "mypy", "pyright",
+	"tsort", "look", "nm", "objdump", "readelf", "size", "lsattr", "getfacl", "namei",
+	"pwd", "echo", "true", "false", "test", "[", "seq", "yes", "expr",
+	"factor", "numfmt", "sleep", "shellcheck", "staticcheck", "pyright",
 	// system information
-	"which", "whereis", "date", "cal", "whoami", "id", "groups", "uname", "hostname", "uptime",
+	"which", "whereis", "cal", "whoami", "id", "groups", "uname", "uptime",
 	"who", "w", "last", "ps", "pgrep", "pidof", "lsof", "free", "nproc", "lscpu", "lsblk", "lspci",
-	"lsusb", "locale", "tty", "printenv", "getconf", "arch", "man", "whatis", "apropos", "tput",
+	"lsusb", "locale", "tty", "printenv", "getconf", "arch", "whatis", "apropos", "tput",
 	"clear", "apt-cache",
 	// shell builtins that change only the shell's own state
-	"cd", "pushd", "popd", "dirs", "set", "unset", "shift", "read", "wait", "jobs",
+	"cd", "pushd", "popd", "dirs", "set", "unset", "shift", "wait", "jobs",
 	"ulimit", "umask", "help", "return", "exit", "break", "continue", ":", "getopts", "bg", "fg",
-	"disown", "shopt", "caller", "times", "compgen", "complete", "compopt", "mapfile", "readarray",
-	"type", "history", "logout",
+	"disown", "shopt", "caller", "times", "compgen", "complete", "compopt",
+	"type", "logout",
 }
 
 // commandRules are commands whose class does not depend on their arguments. Together with
@@ -129,7 +131,8 @@ var codeVars = map[string]bool{
 	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true,
 	"GIT_PAGER": true, "GIT_EXTERNAL_DIFF": true, "GIT_ASKPASS": true, "GIT_PROXY_COMMAND": true,
 	"SSH_ASKPASS": true, "SUDO_ASKPASS": true, "EDITOR": true, "VISUAL": true, "PAGER": true,
-	"MANPAGER": true, "LESSOPEN": true, "LESSCLOSE": true, "PROMPT_COMMAND": true,
+	"MANPAGER": true, "LESSOPEN": true, "LESSCLOSE": true, "PROMPT_COMMAND": true, "BROWSER": true,
+	"SYSTEMD_PAGER": true, "GH_PAGER": true,
 }
 
 // loaderVars make programs load code from other files: Mutating, like running a local program.
@@ -146,12 +149,16 @@ func (c *classifier) envVar(name string, value arg, depth int) verdict {
 		return verdict{Destructive, name + " is set to a computed command (dynamic code)"}
 	case codeVars[name] && strings.TrimSpace(value.val) != "":
 		return c.script(value.val, value.key, depth+1)
+	case name == "MANOPT" && !value.lit:
+		return verdict{Destructive, "MANOPT is set to computed man options (dynamic code)"}
+	case name == "MANOPT" && strings.TrimSpace(value.val) != "":
+		return c.script("man "+value.val, value.key, depth+1) // man reads its options from MANOPT
 	case name == "PATH" && !safePath(value):
 		return verdict{Mutating, "setting PATH may run other programs than the system ones"}
 	case loaderVars[name]:
 		return verdict{Mutating, "setting " + name + " makes programs load other code"}
 	}
-	return verdict{ReadOnly, ""}
+	return envRisk(name)
 }
 
 // safePath reports whether a PATH value keeps the system programs first: it appends to $PATH
@@ -226,7 +233,11 @@ func (t *tool) classify(what string, args []arg) verdict {
 	if s.flags != nil {
 		for _, a := range rest[1:] {
 			for _, k := range flagKeys(a, t.wordFlags) {
-				if r, ok := s.flags[k]; ok {
+				r, ok := s.flags[k]
+				if !ok && t.wordFlags && strings.HasPrefix(k, "--") {
+					r, ok = s.flags[k[1:]] // go test --exec=x is go test -exec=x
+				}
+				if ok {
 					v.raise(r.verdict(what + " " + k))
 				}
 			}
@@ -344,7 +355,7 @@ func init() {
 			subs: map[string]sub{
 				"install i add update upgrade outdated publish x create": net("{} talks to the registry"),
 				"remove rm": des("{} removes packages"),
-				"test":      ro("{} runs tests"),
+				"test":      mut("{} runs the project's tests"), // tests and preloads are the project's code
 				"run build": mutScript.sub(),
 				"pm":        mut("{} manages packages"),
 			},
@@ -387,12 +398,15 @@ func init() {
 					"tidy init edit vendor": mut("{} changes go.mod or files"),
 					"graph why verify":      ro("{} only reads"),
 				}}),
-				"test vet": ro("{} only reads and builds into the cache").with(map[string]rule{
-					"-o": {Mutating, "{} writes a file"}, "-c": {Mutating, "{} writes a test binary"},
-					"-exec": {Mutating, "{} runs another program"}, "-toolexec": {Mutating, "{} runs another program"},
-					"-vettool": {Mutating, "{} runs another program"},
-				}),
-				"version list doc help bug telemetry": ro("{} only reads"),
+				// go test runs the project's code (tests, TestMain, init functions), which the
+				// agent may have written: Mutating, like running a local program.
+				"test": mut("{} builds and runs the project's tests").with(goRunFlags),
+				// go vet and go list build and analyse without running the project's code,
+				// unless an option names another program to run.
+				"vet":  ro("{} only reads and builds into the cache").with(goRunFlags),
+				"list": ro("{} only reads").with(goRunFlags),
+
+				"version doc help bug telemetry": ro("{} only reads"),
 				"env": ro("{} only reads").with(map[string]rule{
 					"-w": {Mutating, "{} changes go env settings"}, "-u": {Mutating, "{} changes go env settings"}}),
 			},
@@ -403,9 +417,11 @@ func init() {
 			subs: map[string]sub{
 				"install add fetch publish update search login logout yank owner vendor": net("{} talks to the registry"),
 				"remove rm uninstall": des("{} removes packages"),
-				"build b run r fmt fix new init clean doc d bench rustc rustdoc generate-lockfile package":    mut("{} writes files"),
-				"test t check c metadata tree version help verify-project locate-project pkgid read-manifest": ro("{} only reads and builds into target/"),
-				"clippy": ro("{} only reads").with(map[string]rule{"--fix": {Mutating, "{} edits source files"}}),
+				"build b run r fmt fix new init clean doc d bench rustc rustdoc generate-lockfile package": mut("{} writes files"),
+				// Checking and testing compile the project, which runs its build.rs and
+				// procedural macros (and, for test, the tests): code the agent may have written.
+				"test t check c clippy": mut("{} builds and runs the project's build scripts").with(map[string]rule{"--fix": {Mutating, "{} edits source files"}}),
+				"metadata tree version help verify-project locate-project pkgid read-manifest": ro("{} only reads"),
 			},
 		},
 		"gem": {
@@ -551,6 +567,13 @@ var terraformTool = &tool{
 		"fmt": mut("{} rewrites files"),
 		"validate show output version graph providers metadata console test": ro("{} only reads"),
 	},
+}
+
+// goRunFlags are go build flags that make go run another program, or write a file.
+var goRunFlags = map[string]rule{
+	"-o": {Mutating, "{} writes a file"}, "-c": {Mutating, "{} writes a test binary"},
+	"-exec": {Mutating, "{} runs another program"}, "-toolexec": {Mutating, "{} runs another program"},
+	"-vettool": {Mutating, "{} runs another program"}, "-overlay": {Mutating, "{} replaces source files"},
 }
 
 // sub turns a shared rule into a subcommand rule.

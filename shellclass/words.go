@@ -380,7 +380,12 @@ func redirect(ctx *pctx, r *syntax.Redirect) verdict {
 		if v, ok := literal(r.Word); ok && isFdDup(v) {
 			return harmless
 		}
-	default: // <, <<, <<<, <&
+	case syntax.RdrIn:
+		if target, ok := literal(r.Word); ok && isSecretPath(target) {
+			return verdict{Mutating, "redirection reads secret file " + target}
+		}
+		return harmless
+	default: // <<, <<<, <&
 		return harmless
 	}
 	if r.Word == nil {

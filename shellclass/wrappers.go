@@ -38,9 +38,11 @@ type optSpec struct {
 	numeric  bool            // "-10" is an option (nice)
 }
 
-// opt is one parsed option: "-n" or "--signal", with its value.
+// opt is one parsed option: "-n" or "--signal", with its value. dynamic is true when the value
+// is a separate word that is not literal ("-C "$cb""): value is then its source text.
 type opt struct {
 	name, value string
+	dynamic     bool
 }
 
 // leading parses the options before the first operand (POSIX order) and returns the operands,
@@ -65,11 +67,12 @@ func (s optSpec) parse(args []arg, permute bool) (opts []opt, operands []arg) {
 		}
 		if strings.HasPrefix(a.val, "--") {
 			name, value, hasValue := strings.Cut(a.val, "=")
+			dynamic := false
 			if !hasValue && s.long[name[2:]] && i+1 < len(args) {
 				i++
-				value = args[i].val
+				value, dynamic = args[i].val, !args[i].lit
 			}
-			opts = append(opts, opt{name, value})
+			opts = append(opts, opt{name: name, value: value, dynamic: dynamic})
 			continue
 		}
 		if s.numeric && isDigits(a.val[1:]) {
@@ -82,15 +85,15 @@ func (s optSpec) parse(args []arg, permute bool) (opts []opt, operands []arg) {
 			name := "-" + cluster[j:j+1]
 			switch {
 			case strings.IndexByte(s.value, ch) >= 0:
-				value := cluster[j+1:]
+				value, dynamic := cluster[j+1:], false
 				if value == "" && i+1 < len(args) {
 					i++
-					value = args[i].val
+					value, dynamic = args[i].val, !args[i].lit
 				}
-				opts = append(opts, opt{name, value})
+				opts = append(opts, opt{name: name, value: value, dynamic: dynamic})
 				j = len(cluster)
 			case strings.IndexByte(s.optional, ch) >= 0:
-				opts = append(opts, opt{name, cluster[j+1:]})
+				opts = append(opts, opt{name: name, value: cluster[j+1:]})
 				j = len(cluster)
 			default:
 				opts = append(opts, opt{name: name})
@@ -110,6 +113,19 @@ func has(opts []opt, names ...string) bool {
 		}
 	}
 	return false
+}
+
+// optDynamic reports whether the last option named name has a value that is not literal.
+func optDynamic(opts []opt, names ...string) bool {
+	dynamic := false
+	for _, o := range opts {
+		for _, n := range names {
+			if o.name == n {
+				dynamic = o.dynamic
+			}
+		}
+	}
+	return dynamic
 }
 
 // optValue is the value of the last option named name.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/shellclass"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -93,4 +95,12 @@ func TestToolCodeUsesOnlySecurityRoot(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestShellSecretsMatchTheFileTools: the shell classifier keeps its own copy of the secret
+// patterns (it imports nothing of jido); it must be the file tools' list.
+func TestShellSecretsMatchTheFileTools(t *testing.T) {
+	def := security.DefaultPolicy()
+	assert.Equal(t, def.Secret, shellclass.SecretFiles)
+	assert.Equal(t, def.SecretExceptions, shellclass.SecretExceptions)
 }
