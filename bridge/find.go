@@ -111,12 +111,23 @@ func (f *Find) ListDir(_ context.Context, p definitions.ListDirParams) (*ListDir
 // checkGlobs validates glob arguments.
 func checkGlobs(field string, patterns []string) *definitions.ToolError {
 	for _, pat := range patterns {
+		bad := func(why string) *definitions.ToolError {
+			return definitions.NewError(definitions.ValidationError, "%s: %q %s", field, pat, why).
+				With("field", field).Hint("Use globs relative to the project root, such as *.log, build or src/**/*.ts")
+		}
 		if !doublestar.ValidatePattern(pat) {
-			return definitions.NewError(definitions.ValidationError, "%s: %q is not a valid glob", field, pat).
-				With("field", field).Hint("Use globs such as *.log, build or src/**/*.ts")
+			return bad("is not a valid glob")
+		}
+		if strings.HasPrefix(pat, "/") || slices.Contains(globSegments(pat), "..") {
+			return bad("reaches outside the project root (an absolute path or a `..` segment): it would match nothing")
 		}
 	}
 	return nil
+}
+
+// globSegments splits a glob into its path segments, alternatives included.
+func globSegments(pat string) []string {
+	return strings.FieldsFunc(pat, func(r rune) bool { return r == '/' || r == ',' || r == '{' || r == '}' })
 }
 
 // matchesAny reports whether name matches one of the (validated) globs.
@@ -304,7 +315,7 @@ func (f *Find) checkPattern(pat string) (string, *definitions.ToolError) {
 	if !doublestar.ValidatePattern(pat) {
 		return "", bad("is not a valid glob").Hint("Check brackets and braces, e.g. **/*.{go,md}")
 	}
-	for _, seg := range strings.FieldsFunc(pat, func(r rune) bool { return r == '/' || r == ',' || r == '{' || r == '}' }) {
+	for _, seg := range globSegments(pat) {
 		if seg == ".." {
 			return "", bad("contains `..`").Hint("Patterns are relative to the project root and cannot climb out of it; use the path argument for a subdirectory")
 		}
