@@ -520,7 +520,7 @@ func TestShorten(t *testing.T) {
 	long := `{"output_mode":"content","text":"a` + strings.Repeat("é", 999) + `a","matches":[` + strings.Repeat(`{"line":1},`, 200) + `{"line":2}]}`
 	cases := []struct {
 		name, content, note string
-		changed              bool
+		changed             bool
 	}{
 		{name: "short", content: `"` + strings.Repeat("a", 998) + `"`},
 		{name: "already shortened", content: long, note: "shortened before"},

@@ -318,13 +318,20 @@ func (j *searchJob) searchFile(name string, buf []byte) []byte {
 	return buf
 }
 
-// searchData searches the content of one file and records its results.
+// searchData searches the content of one file and records its results. The content is
+// redacted before it is matched: a query cannot find a secret's text, test for one (a
+// count or a files_with_matches answer would tell), nor show a piece of one too short
+// for the redactor's patterns.
 func (j *searchJob) searchData(name string, data []byte) {
 	j.files.Add(1)
 	if search.Binary(data) {
 		atomic.AddInt64(&j.skipped.Binary, 1)
 		return
 	}
+	if !j.matcher.Matches(data) {
+		return // nothing to show: no need to redact (redaction only removes text)
+	}
+	data, _ = j.redactor.Bytes(data) // the same slice when nothing is redacted
 	switch j.mode {
 	case "files_with_matches":
 		if j.matcher.Matches(data) {
@@ -337,10 +344,7 @@ func (j *searchJob) searchData(name string, data []byte) {
 	default:
 		var hits []SearchMatch
 		j.matcher.Search(data, func(m search.Match) bool {
-			sm := SearchMatch{
-				Path: name, Line: m.Line, Column: m.Column, MatchText: j.redact(m.MatchText),
-				Text: j.redact(m.Text), Before: j.redactAll(m.Before), After: j.redactAll(m.After),
-			}
+			sm := SearchMatch{Path: name, Line: m.Line, Column: m.Column, MatchText: m.MatchText, Text: m.Text, Before: m.Before, After: m.After}
 			if m.EndLine != m.Line {
 				sm.EndLine = m.EndLine
 			}
@@ -355,20 +359,6 @@ func (j *searchJob) searchData(name string, data []byte) {
 			j.res.add(&fileHits{path: name, matches: hits}, len(hits))
 		}
 	}
-}
-
-// redact removes secrets from a line shown to the model.
-func (j *searchJob) redact(s string) string {
-	out, _ := j.redactor.String(s)
-	return out
-}
-
-// redactAll redacts context lines.
-func (j *searchJob) redactAll(lines []string) []string {
-	for i, l := range lines {
-		lines[i] = j.redact(l)
-	}
-	return lines
 }
 
 // stampMTimes looks up the modification time of the files with results.

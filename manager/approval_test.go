@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -288,4 +289,23 @@ func TestRiskyEnvironmentIsAskedAbout(t *testing.T) {
 	require.Len(t, seen.seen, 1)
 	assert.Equal(t, "ls\n  env: BASH_ENV=/dev/stdin\n  stdin: \"rm -f a.txt\"", seen.seen[0].Preview)
 	assert.Equal(t, "destructive", seen.seen[0].Class, "BASH_ENV with a stdin script: the class of what the script could do")
+}
+
+// TestSearchCannotProbeASecret: search matches the redacted text, so neither a match nor a
+// count can reveal a secret or test a guess of one (issue 16).
+func TestSearchCannotProbeASecret(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "settings.py"), []byte("DEBUG = True\nDB_PASSWORD=Zx8#kq2LmP9w\n"), 0o644))
+	s := testSession(t, Config{Root: root})
+	for _, mode := range []string{"content", "count", "files_with_matches"} {
+		r := s.Call(t.Context(), ToolCall{Name: "search", Args: map[string]any{"query": "Zx8#kq", "output_mode": mode}})
+		require.True(t, r.OK, "%v", r.Error)
+		data, err := json.Marshal(r.Result)
+		require.NoError(t, err)
+		assert.NotContains(t, string(data), "settings.py", "%s: the guess is not confirmed", mode)
+	}
+	r := s.Call(t.Context(), ToolCall{Name: "search", Args: map[string]any{"query": "DB_PASSWORD"}})
+	data, _ := json.Marshal(r.Result)
+	assert.Contains(t, string(data), "DB_PASSWORD=[REDACTED:generic-password]")
+	assert.NotContains(t, string(data), "Zx8")
 }
