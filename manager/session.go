@@ -370,3 +370,7 @@ func luaError(err error) *definitions.ToolError {
 	}
 	return e
 }
+
+// Root is the host path of the session's project root: the directory its files and
+// commands are confined to, as opened (with no symbolic link on the way).
+func (s *Session) Root() string { return s.p.root.Path() }

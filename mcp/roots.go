@@ -50,11 +50,17 @@ func filePath(uri string) (string, bool) {
 }
 
 // within reports whether dir is base or inside it, once both are free of symlinks (a link
-// inside base may point out of it). base is already symlink-free (Manager.Root).
+// inside base may point out of it). base is already symlink-free (Manager.Root). The
+// check is done again on the root as opened (openSession): a link may change in between.
 func within(dir, base string) bool {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
+	return inside(dir, base)
+}
+
+// inside reports whether the symlink-free path dir is base or inside it, lexically.
+func inside(dir, base string) bool {
 	rel, err := filepath.Rel(base, dir)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

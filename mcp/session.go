@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/tools/definitions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -83,7 +84,14 @@ func (s *Server) openSession(ctx context.Context, ss *mcp.ServerSession) (*manag
 	if canElicit(ss) {
 		opts = append(opts, manager.WithApprover(elicitor{ss: ss, sessionOnly: s.opts.SessionApprovalsOnly}))
 	}
-	return s.m.Open(ctx, "", opts...)
+	js, err := s.m.Open(ctx, "", opts...)
+	if err == nil && root != "" && s.opts.ConfineRoots && !inside(js.Root(), s.m.Root()) {
+		// The root was checked before it was opened; a link swapped in between moved it.
+		js.Close()
+		return nil, definitions.NewError(definitions.PermissionError, "the client's root %s is outside the server's root %s (it changed while it was opened)", js.Root(), s.m.Root()).
+			Hint("Open a project inside " + s.m.Root())
+	}
+	return js, err
 }
 
 // watch keeps the session's tool list in step with js's until the MCP session ends, then

@@ -62,7 +62,7 @@ func Open(dir string, opts Options) (*Root, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: op, Path: dir, Err: err}
 	}
-	root, err := os.OpenRoot(real)
+	root, err := openRootDir(real)
 	if err != nil {
 		return nil, &fs.PathError{Op: op, Path: dir, Err: mapError(err)}
 	}
