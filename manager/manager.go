@@ -10,6 +10,7 @@
 package manager
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -36,14 +37,21 @@ var (
 	ErrTooManySessions = errors.New("manager: too many open sessions")
 )
 
+// DefaultMaxResultBytes is Config.MaxResultBytes's default.
+const DefaultMaxResultBytes = 1 << 20
+
 // Config configures a Manager.
 type Config struct {
 	Root        string           // the project root of sessions that do not name one (WithRoot)
 	Limits      runtime.Limits   // per-call Lua limits (zero fields: defaults)
-	Policy      *security.Policy // secret and protected paths (nil: defaults)
+	Policy      *security.Policy // secret and protected paths (nil: defaults); Permissions' protected globs are added
 	MaxFileSize int64            // read/write cap in bytes (0: 10 MiB)
-	NoSync      bool             // skip fsync on writes (scratch trees, tests); writes stay atomic
-	Events      io.Writer        // NDJSON event log of every session (nil: none)
+	// MaxResultBytes caps the JSON of every value that leaves a session (a tool's result,
+	// a Lua tool's, an eval's): a larger one is shrunk to valid JSON of the same shape
+	// (jsoncap), with a note (0: DefaultMaxResultBytes).
+	MaxResultBytes int
+	NoSync         bool      // skip fsync on writes (scratch trees, tests); writes stay atomic
+	Events         io.Writer // NDJSON event log of every session (nil: none)
 	// GitExcludes is the content of git's global excludes file (core.excludesFile), which
 	// the tree walks apply like git; nil: none. cmd/jido reads the user's (~/.gitconfig, ~/.config/git/ignore).
 	GitExcludes []byte
@@ -112,6 +120,7 @@ func New(cfg Config) (*Manager, error) {
 			return nil, unknownRole(cfg.Role)
 		}
 	}
+	cfg.MaxResultBytes = cmp.Or(cfg.MaxResultBytes, DefaultMaxResultBytes)
 	key, err := rootKey(cfg.Root)
 	if err != nil {
 		return nil, err

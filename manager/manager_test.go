@@ -159,3 +159,23 @@ func TestToolResultDecode(t *testing.T) {
 	assert.Equal(t, "a.txt", listing.Entries[0].Name)
 	assert.Error(t, ToolResult{Result: func() {}}.Decode(&listing), "a value JSON cannot hold")
 }
+
+// TestValuesLeavingASessionAreCapped: a 16 MiB value from an eval or a Lua tool comes back
+// as valid JSON within MaxResultBytes, cut in the middle, with a note on a tool result.
+func TestValuesLeavingASessionAreCapped(t *testing.T) {
+	root := t.TempDir()
+	s := testSession(t, Config{Root: root, MaxResultBytes: 64 << 10})
+	vals, terr := s.Eval(t.Context(), `return string.rep("x", 16 * 1024 * 1024)`)
+	if terr != nil && terr.Type == "validation-error" {
+		t.Skipf("the VM refuses a 16 MiB string here: %v", terr)
+	}
+	require.Nil(t, terr)
+	data, err := json.Marshal(vals)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, len(data), 64<<10+16)
+	assert.Contains(t, string(data), "chars cut]")
+
+	r := s.Call(t.Context(), ToolCall{Name: "list_dir", Args: map[string]any{"path": "."}})
+	require.True(t, r.OK)
+	assert.Empty(t, r.Note, "a small result is untouched")
+}

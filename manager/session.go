@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/bridge"
+	"github.com/jido-run/jido/jsoncap"
 	"github.com/jido-run/jido/policy"
 
 	"github.com/jido-run/jido/plan"
@@ -46,6 +47,7 @@ type ToolResult struct {
 	OK     bool                   `json:"ok"`
 	Result any                    `json:"result,omitempty"`
 	Error  *definitions.ToolError `json:"error,omitempty"`
+	Note   string                 `json:"note,omitempty"` // what was cut to keep Result within Config.MaxResultBytes
 }
 
 // Decode stores the result in the value v points to, as encoding/json would decode it.
@@ -180,6 +182,7 @@ func (s *Session) Call(ctx context.Context, call ToolCall) ToolResult {
 	s.emit(Event{Event: "tool.call", Session: s.id, CallID: call.ID, Tool: call.Name})
 	res := ToolResult{ID: call.ID, Name: call.Name}
 	res.Result, res.Error = s.run(ctx, call)
+	res.Result, res.Note = s.capValue(res.Result)
 	res.OK = res.Error == nil
 	ev := Event{Event: "tool.result", Session: s.id, CallID: call.ID, Tool: call.Name, OK: &res.OK, DurationMS: durationMS(time.Since(start))}
 	if res.Error != nil {
@@ -305,7 +308,33 @@ func (s *Session) Eval(ctx context.Context, src string) ([]any, *definitions.Too
 	if err != nil {
 		return nil, luaError(err)
 	}
+	for i := range vals {
+		vals[i], _ = s.capValue(vals[i]) // the cut shows in the value itself
+	}
 	return vals, nil
+}
+
+// capValue keeps a value leaving the session within Config.MaxResultBytes of JSON: a
+// larger one is shrunk to valid JSON of the same shape (jsoncap) and a note says what
+// was cut. A value that does not encode is left to the caller's encoder. Typed results
+// of the built-in tools pass untouched, unencoded: each tool caps its own.
+func (s *Session) capValue(v any) (any, string) {
+	switch v.(type) {
+	case map[string]any, []any, string:
+		// Built by Lua (an eval, a user tool, a snippet that reshaped a result): unbounded.
+	default:
+		return v, "" // a built-in tool's own result, which its tool already caps; or nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil || len(data) <= s.m.cfg.MaxResultBytes {
+		return v, ""
+	}
+	capped, note := jsoncap.Cap(data, s.m.cfg.MaxResultBytes)
+	var out any
+	if err := json.Unmarshal(capped, &out); err != nil {
+		return v, ""
+	}
+	return out, note
 }
 
 // Close ends the session: it cancels a running call (killing its command) and waits for

@@ -43,7 +43,7 @@ var allowedImports = map[string][]string{
 	"planshell":               {},
 	"usertools":               {"runtime", "luanest", "tools/definitions"},
 	"bridge":                  {"security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell", "usertools"},
-	"manager":                 {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools"},
+	"manager":                 {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"agent":                   {"tools/definitions", "jsoncap"},
 	"agent/gemini":            {"agent", "tools/definitions", "jsoncap"},
 	"agent/gemini/geminitest": {},
@@ -53,11 +53,11 @@ var allowedImports = map[string][]string{
 	"interpret":               {"tools/definitions"},
 	"agent/offline":           {"agent", "interpret", "tools/definitions", "jsoncap"},
 	"chat":                    {"termsafe", "agent", "manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"mcp":                     {"manager", "bridge", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools"},
+	"mcp":                     {"manager", "bridge", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"cmd/jido":                {"termsafe", "mcp", "chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"test/testenv":            {},
-	"test/loadgen":            {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools"},
-	"test/bench/loadbench":    {"test/loadgen", "manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools"},
+	"test/loadgen":            {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"test/bench/loadbench":    {"test/loadgen", "manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 }
 
 func TestImportDirection(t *testing.T) {
