@@ -60,6 +60,9 @@ func (cs *changeSet) file(name string) (*fileChange, error) {
 func (cs *changeSet) load(canon string) (*fileChange, error) {
 	file, err := cs.f.Store.ReadFile(canon)
 	if errors.Is(err, fs.ErrNotExist) {
+		if _, err := cs.f.Store.CheckWrite(canon); err != nil {
+			return nil, err // a protected or secret path: said before any parse guard or diff
+		}
 		return &fileChange{path: canon}, nil
 	}
 	if err != nil {

@@ -105,6 +105,9 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 		}
 		opts.Expect = &v
 	}
+	if _, err := f.Store.CheckWrite(p.Path); errors.Is(err, security.ErrSecret) || errors.Is(err, security.ErrProtected) {
+		return nil, err // before the parse guard and the preview: a refused path is the first thing said
+	}
 	if !p.Force && validate.Kind(p.Path) != "" {
 		if err := f.guardWrite(p.Path, exists, data); err != nil {
 			return nil, err

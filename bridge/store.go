@@ -26,6 +26,9 @@ type Store interface {
 	Rename(oldname, newname string, overwrite bool) error
 	IsSecret(canonical string) bool
 	IsProtected(canonical string) bool
+	// CheckWrite returns the canonical path a write of name would change, or the error
+	// the write would end with for the policy (secret, protected) or the name itself.
+	CheckWrite(name string) (string, error)
 }
 
 // Disk is the Store of the project itself.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 
 	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/policy"
@@ -46,16 +47,29 @@ func rootKey(dir string) (string, error) {
 	return abs, nil
 }
 
-// openProject opens dir as a project with setup, recovering change sets a crash left
-// half applied.
-func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
+// projectPolicy is the secret and protected paths of a project: Config.Policy (nil: the
+// defaults, security.DefaultPolicy) plus the globs of the config files' protected list
+// (policy.Engine.Protected of setup's or else Config's engine; a project's own list
+// applies before trust, since it only adds protection). It is the one merged list: the
+// project's Root refuses the file tools on it, and the command sandbox sees the same
+// paths read-only, since shell.Options.Root is that Root (Root.IsProtected, and
+// Root.Policy().Protected and ProtectedExceptions for the patterns themselves).
+func projectPolicy(cfg *Config, setup RootSetup) security.Policy {
 	pol := security.DefaultPolicy()
 	if cfg.Policy != nil {
 		pol = *cfg.Policy
+		pol.Protected = slices.Clone(pol.Protected) // the caller's slice is not appended to
 	}
 	if perms := cmp.Or(setup.Permissions, cfg.Permissions); perms != nil {
 		pol.Protected = append(pol.Protected, perms.Protected()...)
 	}
+	return pol
+}
+
+// openProject opens dir as a project with setup, recovering change sets a crash left
+// half applied.
+func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
+	pol := projectPolicy(cfg, setup)
 	root, err := security.Open(key, security.Options{Policy: &pol, MaxFileSize: cfg.MaxFileSize, NoSync: cfg.NoSync})
 	if err != nil {
 		return nil, err

@@ -36,6 +36,14 @@ func (v *View) IsSecret(canonical string) bool { return v.o.root.IsSecret(canoni
 // IsProtected is Root.IsProtected.
 func (v *View) IsProtected(canonical string) bool { return v.o.root.IsProtected(canonical) }
 
+// CheckWrite is Root.CheckWrite in the plan: the canonical path a write of name would
+// change, or why the plan refuses it (a secret or protected path, the root).
+func (v *View) CheckWrite(name string) (string, error) {
+	v.o.mu.Lock()
+	defer v.o.mu.Unlock()
+	return v.o.writableName("write", name)
+}
+
 // Resolve returns the canonical path of name in the plan (following a last symlink).
 func (v *View) Resolve(name string) (string, error) {
 	v.o.mu.Lock()

@@ -28,8 +28,11 @@ type fileConfig struct {
 	Ask   []tomlRule          `toml:"ask"`
 	Deny  []tomlRule          `toml:"deny"`
 	Roles map[string]tomlRole `toml:"roles"`
-	// Protected adds doublestar globs (root-relative) of paths that neither the file tools
-	// nor commands may change, to jido's defaults.
+	// Protected adds doublestar globs of paths that neither the file tools nor commands
+	// may change to jido's defaults (security.DefaultProtected): top-level
+	// `protected = ["deploy/**", "Makefile"]`, relative to the project root, matched
+	// case-insensitively; a directory's glob protects what it holds. It only adds
+	// protection, so a project's list applies before trust.
 	Protected []string `toml:"protected"`
 }
 
@@ -119,9 +122,13 @@ func parseConfig(name string, data []byte) (*parsedConfig, error) {
 		}
 	}
 	sort.SliceStable(pc.rules, func(i, j int) bool { return pc.rules[i].loc.offset < pc.rules[j].loc.offset })
-	for _, p := range fc.Protected {
-		if p == "" || strings.HasPrefix(p, "/") || !doublestar.ValidatePattern(p) {
-			return nil, configError(name, pos{}, "protected: %q is not a glob relative to the project root (say \"deploy/**\")", p)
+	for i, p := range fc.Protected {
+		if msg := checkProtected(p); msg != "" {
+			at := sc.protected
+			if i < len(sc.protectedItems) {
+				at = sc.protectedItems[i]
+			}
+			return nil, configError(name, at, "protected: %q %s", p, msg)
 		}
 		pc.protected = append(pc.protected, p)
 	}
@@ -132,6 +139,31 @@ func parseConfig(name string, data []byte) (*parsedConfig, error) {
 		pc.roles[role] = append([]string{}, *v.Tools...)
 	}
 	return pc, nil
+}
+
+// checkProtected says what is wrong with a glob of the protected list, or "" if nothing:
+// it must be a valid doublestar pattern relative to the project root, since it is matched
+// against root-relative paths as they are once resolved (no "./", "..", "//" or trailing
+// slash, which would never match).
+func checkProtected(p string) string {
+	const want = `must be a glob relative to the project root, such as "deploy/**", "Makefile" or "**/*.sh"`
+	switch {
+	case p == "":
+		return "is empty: " + want
+	case strings.HasPrefix(p, "/"), strings.HasPrefix(p, "~"):
+		return "is absolute: " + want
+	case strings.Contains(p, `\`):
+		return "has a backslash (a glob escape; paths use /): " + want
+	case !doublestar.ValidatePattern(p):
+		return "is not a valid glob: " + want
+	}
+	for _, part := range strings.Split(p, "/") {
+		switch part {
+		case "", ".", "..":
+			return "has an empty, \".\" or \"..\" part, which never matches: " + want
+		}
+	}
+	return ""
 }
 
 // checkRule reports a bad rule field at its position.
@@ -197,6 +229,9 @@ type scanned struct {
 	rules   map[Action][]*ruleLoc // per action, in document order
 	roles   map[string]pos
 	headers []int
+	// protected is where the protected key is, protectedItems where each of its strings is.
+	protected      pos
+	protectedItems []pos
 }
 
 // scanConfig walks the syntax tree of data, which must be valid TOML, and
@@ -241,6 +276,15 @@ func scanConfig(data []byte) scanned {
 				recordKey(cur, keys, e, at)
 			case table == nil && single(keys) == "mode":
 				sc.mode = kv
+			case table == nil && single(keys) == "protected":
+				sc.protected = kv
+				if e.Value().Kind == unstable.Array {
+					for it := e.Value().Children(); it.Next(); {
+						if n := it.Node(); n.Kind == unstable.String {
+							sc.protectedItems = append(sc.protectedItems, at(int(n.Raw.Offset)))
+						}
+					}
+				}
 			case single(table) == "roles" && len(keys) >= 1:
 				sc.roles[keys[0]] = kv
 			case table == nil && len(keys) == 2 && keys[0] == "roles":
@@ -326,8 +370,9 @@ func Load(userPath, projectPath string) (*Engine, error) {
 // ("" trusts every project) records the project config's exact content as
 // trusted (Trust, or jido writing the file itself), the parts of it that give
 // more than the user's own config (allow rules, the auto-edit and yolo modes,
-// roles) are ignored and listed by Engine.Ignored; deny and ask rules and a
-// stricter mode still apply. A repository cannot approve its own commands.
+// roles) are ignored and listed by Engine.Ignored; deny and ask rules, a
+// stricter mode and the protected list (Engine.Protected) still apply. A
+// repository cannot approve its own commands.
 func LoadWithTrust(userPath, projectPath, trustPath string) (*Engine, error) {
 	e := New(ModeDefault)
 	e.trustPath = trustPath

@@ -515,6 +515,40 @@ func TestProtectedPathsApplyUntrusted(t *testing.T) {
 	}
 }
 
+func TestProtectedConfigErrors(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{name: "absolute", text: "protected = [\"/etc/**\"]\n", want: `:1:14: protected: "/etc/**" is absolute`},
+		{name: "home", text: "protected = [\"~/.ssh\"]\n", want: `:1:14: protected: "~/.ssh" is absolute`},
+		{name: "bad glob on its line", text: "mode = \"default\"\nprotected = [\n  \"deploy/**\",\n  \"deploy/[x\",\n]\n", want: `:4:3: protected: "deploy/[x" is not a valid glob`},
+		{name: "empty", text: "protected = [\"\"]\n", want: `:1:14: protected: "" is empty`},
+		{name: "dot", text: "protected = [\"./deploy/**\"]\n", want: `:1:14: protected: "./deploy/**" has an empty, "." or ".." part`},
+		{name: "dotdot", text: "protected = [\"../x\"]\n", want: `".." part`},
+		{name: "trailing slash", text: "protected = [\"deploy/\"]\n", want: `"deploy/" has an empty`},
+		{name: "backslash", text: "protected = [\"deploy\\\\x\"]\n", want: `has a backslash`},
+		{name: "not an array", text: "protected = \"deploy\"\n", want: `:1:`},
+		{name: "not strings", text: "protected = [1]\n", want: `:1:`},
+		{name: "in a table", text: "[[deny]]\ntool = \"*\"\nprotected = [\"x\"]\n", want: `:3:1: unknown key "deny.protected"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			proj := filepath.Join(t.TempDir(), "config.toml")
+			require.NoError(t, os.WriteFile(proj, []byte(tc.text), 0o644))
+			_, err := LoadWithTrust("", proj, filepath.Join(t.TempDir(), "trust"))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), proj, "the error names the file")
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+
+	ok := filepath.Join(t.TempDir(), "config.toml")
+	require.NoError(t, os.WriteFile(ok, []byte("protected = [\"deploy/**\", \"Makefile\", \"**/*.sh\", \".github/workflows\"]\n[[deny]]\ntool = \"run_shell\"\ncommand = \"rm\"\n"), 0o644))
+	e, err := LoadWithTrust("", ok, filepath.Join(t.TempDir(), "trust"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"deploy/**", "Makefile", "**/*.sh", ".github/workflows"}, e.Protected())
+}
+
 // TestTrustRecordsWhatWasRead: jido trust records the bytes it showed, so a file changed
 // after it was shown is not trusted; jido's own append keeps trust for what it wrote.
 func TestTrustRecordsWhatWasRead(t *testing.T) {

@@ -16,7 +16,7 @@ var (
 	ErrNotRegular  = errors.New("not a regular file")               // FIFO, device, socket, directory where a file is needed
 	ErrTooLarge    = errors.New("file too large")                   // over MaxFileSize
 	ErrSecret      = errors.New("secret file")                      // policy: secret files are refused
-	ErrProtected   = errors.New("protected path")                   // policy: write/delete protected (.git/**)
+	ErrProtected   = errors.New("protected path")                   // policy: never written, deleted or renamed (DefaultProtected, .git, .jido, ...)
 	ErrHardLink    = errors.New("file has more than one hard link") // may alias a file outside the root
 	ErrOtherDevice = errors.New("file is on another device")        // mount point / bind mount inside the root
 	ErrIsRoot      = errors.New("operation not allowed on the project root")

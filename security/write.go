@@ -160,6 +160,19 @@ func (r *Root) syncDir(dir string) error {
 	return err
 }
 
+// CheckWrite returns the error WriteFile(name) would end with for the root's policy
+// (ErrSecret, ErrProtected) or for a name it cannot resolve, and the canonical path it
+// would write; nothing is read or written. Callers that check the content first (a parse
+// guard, a preview) ask it before, so that a refused path is the first thing said.
+func (r *Root) CheckWrite(name string) (string, error) {
+	const op = "write"
+	t, err := r.resolve(op, name, followLast|createParents)
+	if err != nil {
+		return "", err
+	}
+	return t.name, r.checkPolicy(op, t.name, true)
+}
+
 // mkdirParent creates the missing parent directories of a canonical path.
 func (r *Root) mkdirParent(op, canonical string) error {
 	dir := path.Dir(canonical)

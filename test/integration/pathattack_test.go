@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/security"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -38,12 +39,12 @@ const (
 	// hanging the suite. The watchdog fires a little later, then unblocks the FIFOs.
 	caseTimeout = 10 * time.Second
 	// minCases and minBinaryCases are the corpus sizes the suite promises.
-	minCases       = 120
-	minBinaryCases = 30
+	minCases       = 600
+	minBinaryCases = 45
 )
 
 // attackTools are the tools the corpus must cover, every one of them.
-var attackTools = []string{"read_file", "write_file", "edit_file", "multi_edit", "list_dir", "glob", "delete_file", "move_file"}
+var attackTools = []string{"read_file", "write_file", "edit_file", "multi_edit", "edit_region", "list_dir", "glob", "delete_file", "move_file"}
 
 // knownErrorTypes are the error types a deny:TYPE expectation may name.
 var knownErrorTypes = []string{"validation-error", "file-error", "process-error", "permission-error", "conflict-error", "timeout-error", "internal-error"}
@@ -216,7 +217,19 @@ func newFixture(t *testing.T, base string) *fixture {
 		".git/config":                  "[core]\n\tbare = false\n",
 		".git/HEAD":                    "ref: refs/heads/main\n",
 		".git/hooks/pre-commit.sample": "#!/bin/sh\n",
+		".envrc":                       "export TOKEN=" + secretCanary + "\nsetting = 1\n",
+		"nest/.envrc":                  "export TOKEN=" + secretCanary + "\nsetting = 1\n",
 	})
+	protected := "# MARK-PROTECTED original\nsetting = 1\n"
+	files := map[string]string{
+		".jido/config.toml":           "# MARK-PROTECTED original\n# setting = 1\n", // the binary loads it: TOML
+		"nest/deep/.jido/config.toml": "# MARK-PROTECTED original\n# setting = 1\n",
+	}
+	for _, name := range []string{".vscode/settings.json", ".idea/workspace.xml", "nest/.vscode/tasks.json", "nest/.zshrc",
+		".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".inputrc"} {
+		files[name] = protected
+	}
+	writeTree(t, fx.root, files)
 	deep := strings.Repeat("../", 40)
 	links := [][2]string{
 		{"out_file", fx.out + "/secret.txt"},
@@ -250,6 +263,10 @@ func newFixture(t *testing.T, base string) *fixture {
 		{"git_cfg_link", ".git/config"},
 		{"fifo_link", "fifo"},
 		{"hl_link", "hardlink"},
+		{"rc_link", ".bashrc"},
+		{"vscode_link", ".vscode"},
+		{"dangling_rc", "nest/.profile"},
+		{"jido_tools_link", ".jido/tools"},
 	}
 	for _, l := range links {
 		require.NoError(t, os.Symlink(l[1], filepath.Join(fx.root, l[0])))
@@ -622,6 +639,49 @@ func TestPathAttackCorpus(t *testing.T) {
 		assert.Positive(t, binFamilies[f], "family %s has no case run through the binary", f)
 	}
 	t.Logf("corpus: %d cases, %d through the binary; per family %v; per tool %v", len(cases), bins, families, tools)
+}
+
+// writeTools are the tools that change files: each must be refused on each protected name.
+var writeTools = []string{"write_file", "edit_file", "multi_edit", "edit_region", "delete_file", "move_file"}
+
+// TestPathAttackCorpusCoversProtected checks that, for every name of
+// security.DefaultProtected, every tool that writes has a deny case whose path has that
+// name as one of its components, at the root and nested.
+func TestPathAttackCorpusCoversProtected(t *testing.T) {
+	cases := loadCorpus(t)
+	names := map[string]bool{}
+	for _, p := range security.DefaultProtected() {
+		names[strings.TrimSuffix(strings.TrimPrefix(p, "**/"), "/**")] = true
+	}
+	require.Contains(t, names, ".vscode")
+	fx := &fixture{tmp: "/t", root: "/t/root", out: "/t/outside", evil: "/t/root_evil", rand: "00"}
+	type key struct{ tool, name string }
+	covered, nested := map[key]bool{}, map[string]bool{}
+	for _, c := range cases {
+		if c.expect != "deny" {
+			continue
+		}
+		var args map[string]any
+		require.NoError(t, json.Unmarshal([]byte(fx.expand(c.args)), &args))
+		for _, field := range []string{"path", "source", "destination"} {
+			p, _ := args[field].(string)
+			parts := strings.Split(p, "/")
+			for i, part := range parts {
+				if names[part] {
+					covered[key{c.tool, part}] = true
+					if i > 0 {
+						nested[part] = true
+					}
+				}
+			}
+		}
+	}
+	for name := range names {
+		for _, tool := range writeTools {
+			assert.True(t, covered[key{tool, name}], "no deny case of %s on %s", tool, name)
+		}
+		assert.True(t, nested[name], "no deny case on %s below the root", name)
+	}
 }
 
 // TestPathAttacks runs every case of the corpus through the Go API.
