@@ -79,7 +79,7 @@ func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
 	}
 	p := &project{
 		key: key, root: root, walker: walk.New(root, cfg.GitExcludes), perms: setup.Permissions,
-		tools: usertools.NewRegistry(toolSources(root, cfg.ToolDirs), isBuiltin, 0),
+		tools: usertools.NewRegistry(toolSources(root, cfg.ToolDirs, cmp.Or(setup.Permissions, cfg.Permissions)), isBuiltin, 0),
 		shell: shell.Options{
 			Root: root, Network: cfg.Network, Helper: cfg.SandboxHelper,
 			ReadOnly: cfg.SandboxReadOnly, ReadWrite: cfg.SandboxReadWrite,
@@ -104,12 +104,30 @@ const ProjectTools = ".jido/tools"
 
 // toolSources are the directories of a project's user tools: the directories of the
 // Config (the user's own, --tools), then the project's .jido/tools, read through the Root.
-func toolSources(root *security.Root, dirs []string) []usertools.Source {
+// A project's tools come with the repository: with a policy that keeps trust records,
+// they load only while the project's config and tools are the ones the user trusted.
+func toolSources(root *security.Root, dirs []string, perms *policy.Engine) []usertools.Source {
 	out := usertools.Dirs(dirs)
 	if sub, err := fs.Sub(root.FS(), ProjectTools); err == nil {
+		if perms != nil {
+			sub = trustedFS{sub, perms.ToolsTrusted}
+		}
 		out = append(out, usertools.Source{Label: ProjectTools, FS: sub})
 	}
 	return out
+}
+
+// trustedFS is a directory that reads as missing while trusted says no.
+type trustedFS struct {
+	fs.FS
+	trusted func() bool
+}
+
+func (t trustedFS) Open(name string) (fs.File, error) {
+	if !t.trusted() {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return t.FS.Open(name)
 }
 
 // isBuiltin reports whether name is taken by a built-in tool or a bridge function.

@@ -395,6 +395,18 @@ func LoadWithTrust(userPath, projectPath, trustPath string) (*Engine, error) {
 			return nil, err
 		}
 	}
+	if projectPath != "" && trustPath != "" {
+		e.mu.Lock()
+		if tools := e.projectToolsLocked(); len(tools) > 0 {
+			config, _ := os.ReadFile(projectPath)
+			if !e.trustsBundle(config, tools) {
+				for _, t := range tools {
+					e.ignored = append(e.ignored, fmt.Sprintf("%s: tool file %s (not loaded)", filepath.Join(filepath.Dir(projectPath), ToolsDir), t.Name))
+				}
+			}
+		}
+		e.mu.Unlock()
+	}
 	return e, nil
 }
 

@@ -559,7 +559,7 @@ func TestTrustRecordsWhatWasRead(t *testing.T) {
 	e, err := LoadWithTrust("", proj, trust)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(proj, []byte("mode = \"yolo\"\n"), 0o644)) // swapped after it was shown
-	require.NoError(t, e.TrustContent(shown))
+	require.NoError(t, e.TrustProject(shown, nil))
 	e, err = LoadWithTrust("", proj, trust)
 	require.NoError(t, err)
 	assert.Equal(t, ModeDefault, e.Mode(), "the swapped file is not the one the user trusted")

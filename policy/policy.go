@@ -415,7 +415,7 @@ func (e *Engine) Remember(r Rule, scope Scope) (Rule, error) {
 		// jido wrote the file the user trusted: it stays trusted. Decided on the bytes jido
 		// read and recorded for the bytes it wrote, never on a later read.
 		if scope == ScopeProject && e.trustPath != "" && e.trusts(before) {
-			if err := e.recordDigest(after); err != nil {
+			if err := e.recordDigest(bundle(after, e.projectToolsLocked())); err != nil {
 				return Rule{}, err
 			}
 		}
@@ -445,7 +445,7 @@ func (e *Engine) Revoke(id string) error {
 					return err
 				}
 				if after != nil && en.rule.Scope == ScopeProject && e.trustPath != "" && e.trusts(before) {
-					if err := e.recordDigest(after); err != nil {
+					if err := e.recordDigest(bundle(after, e.projectToolsLocked())); err != nil {
 						return err
 					}
 				}

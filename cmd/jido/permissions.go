@@ -8,6 +8,7 @@ import (
 
 	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/termsafe"
 )
 
 // ProjectConfig is the project's jido configuration, relative to the root.
@@ -55,9 +56,9 @@ func warnUntrusted(perms *policy.Engine, stderr io.Writer) {
 	if len(ignored) == 0 {
 		return
 	}
-	fmt.Fprintf(stderr, "jido: %s is not trusted, so these parts of it are ignored:\n", ProjectConfig)
+	fmt.Fprintf(stderr, "jido: this project's %s and tools are not trusted, so these parts are ignored:\n", ProjectConfig)
 	for _, what := range ignored {
-		fmt.Fprintf(stderr, "  %s\n", what)
+		fmt.Fprintf(stderr, "  %s\n", termsafe.String(what))
 	}
-	fmt.Fprintln(stderr, "  (read it, then run `jido trust` to apply all of it)")
+	fmt.Fprintln(stderr, "  (read them, then run `jido trust` to apply all of it)")
 }

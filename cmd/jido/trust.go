@@ -1,15 +1,20 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/termsafe"
 )
 
-// runTrust implements `jido trust`: it shows the project's config and records its current
-// content as trusted, so that its allow rules, mode and roles apply. A later change to the
-// file (a pull, a checkout) voids the trust until the user runs it again.
+// runTrust implements `jido trust`: it shows the project's config and Lua tools and records
+// their current content as trusted, so that the config's allow rules, mode and roles apply
+// and the tools load. A later change to any of them (a pull, a checkout) voids the trust
+// until the user runs it again.
 func runTrust(argv []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("trust", stderr)
 	root := fs.String("root", ".", "project root directory")
@@ -19,7 +24,7 @@ func runTrust(argv []string, stdout, stderr io.Writer) int {
 	}
 	path := filepath.Join(*root, ProjectConfig)
 	data, err := os.ReadFile(path)
-	if err != nil {
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(stderr, "jido trust: %v\n", err)
 		return exitToolError
 	}
@@ -28,10 +33,23 @@ func runTrust(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jido trust: %v\n", err)
 		return exitUsage
 	}
-	if err := engine.TrustContent(data); err != nil { // the bytes shown below, not a later read
+	tools := engine.ProjectTools()
+	if data == nil && len(tools) == 0 {
+		fmt.Fprintf(stderr, "jido trust: %s: no project config and no project tools to trust\n", path)
+		return exitToolError
+	}
+	// What is shown is what is recorded: the bytes read once, above.
+	if err := engine.TrustProject(data, tools); err != nil {
 		fmt.Fprintf(stderr, "jido trust: %v\n", err)
 		return exitToolError
 	}
-	fmt.Fprintf(stdout, "%s\n--- trusted: %s, as it is now (a change to it needs jido trust again)\n", data, path)
+	if data != nil {
+		fmt.Fprintf(stdout, "--- %s\n%s", path, termsafe.String(string(data)))
+	}
+	toolsDir := filepath.Join(filepath.Dir(path), policy.ToolsDir)
+	for _, t := range tools {
+		fmt.Fprintf(stdout, "--- %s\n%s", filepath.Join(toolsDir, t.Name), termsafe.String(string(t.Data)))
+	}
+	fmt.Fprintf(stdout, "--- trusted: the project's config and %d tool files, as they are now (a change to any needs jido trust again)\n", len(tools))
 	return exitOK
 }

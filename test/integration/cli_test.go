@@ -243,7 +243,7 @@ paths = ["locked/**"]
 	r := runJido(t, "", "call", "--root", root, "run_shell", `{"command":"touch made.txt"}`)
 	assert.Equal(t, 1, r.code, "an untrusted allow rule does not apply")
 	assert.Contains(t, r.stdout, "needs approval")
-	assert.Contains(t, r.stderr, ".jido/config.toml is not trusted, so these parts of it are ignored")
+	assert.Contains(t, r.stderr, ".jido/config.toml and tools are not trusted, so these parts are ignored")
 	assert.Contains(t, r.stderr, `mode = "auto-edit"`)
 	assert.Contains(t, r.stderr, `[[allow]] tool = "run_shell", command = "touch"`)
 	code, _ := call("--yes", "write_file", `{"path":"locked/x.txt","content":"x"}`)
@@ -312,6 +312,11 @@ func TestUserToolsThroughTheBinary(t *testing.T) {
   params = {properties = {name = {type = "string"}}, required = {"name"}}}`})
 
 	r := runJido(t, "", "call", "--root", dir, "count_todos")
+	assert.Equal(t, 1, r.code, "project tools load only once trusted: %s", r.stdout)
+	assert.Contains(t, r.stderr, "tool file count_todos.lua (not loaded)")
+	require.Equal(t, 0, runJido(t, "", "trust", "--root", dir).code)
+
+	r = runJido(t, "", "call", "--root", dir, "count_todos")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, float64(2), decodeJSON(t, r.stdout)["result"].(map[string]any)["total"])
 	assert.Contains(t, r.stderr, "tool file skipped: .jido/tools/broken.lua:1: jido.tool: description is missing")
