@@ -39,42 +39,37 @@ func Line(s string) string { return escape(s, true) }
 // Bytes that are not UTF-8 become \ufffd (encoding/json would decode them so). C0
 // controls outside strings (JSON's whitespace) are kept.
 func JSON(s string) string {
-	i := firstUnsafe(s, false, true)
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c == 0x7f {
-				b.WriteString(`\u007f`)
-			} else {
-				b.WriteByte(c)
-			}
-			i++
-			continue
+	return rewrite(s, false, true, func(b *strings.Builder, c byte) {
+		if c == 0x7f {
+			b.WriteString(`\u007f`)
+		} else {
+			b.WriteByte(c)
 		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b.WriteString(`\ufffd`)
-		case unsafeRune(r):
-			writeU(&b, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
+	}, func(b *strings.Builder, _ byte) { b.WriteString(`\ufffd`) })
 }
 
 const hex = "0123456789abcdef"
 
+// escape is String (line false) and Line (line true).
 func escape(s string, line bool) string {
-	i := firstUnsafe(s, line, false)
+	return rewrite(s, line, false, func(b *strings.Builder, c byte) {
+		if unsafeByte(c, line) {
+			writeByte(b, c)
+		} else {
+			b.WriteByte(c)
+		}
+	}, func(b *strings.Builder, c byte) {
+		b.WriteString(`\x`)
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&0xf])
+	})
+}
+
+// rewrite copies s from its first unsafe byte on (s itself when there is none), giving
+// each ASCII byte to ascii and each byte that is not UTF-8 to invalid, and writing unsafe
+// runes as \u escapes.
+func rewrite(s string, line, json bool, ascii, invalid func(*strings.Builder, byte)) string {
+	i := firstUnsafe(s, line, json)
 	if i < 0 {
 		return s
 	}
@@ -84,20 +79,14 @@ func escape(s string, line bool) string {
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if unsafeByte(c, line) {
-				writeByte(&b, c)
-			} else {
-				b.WriteByte(c)
-			}
+			ascii(&b, c)
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:
-			b.WriteString(`\x`)
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xf])
+			invalid(&b, c)
 		case unsafeRune(r):
 			writeU(&b, r)
 		default:
