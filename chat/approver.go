@@ -54,6 +54,10 @@ func (a *Approver) Approve(ctx context.Context, req manager.ApprovalRequest) (ma
 		}
 		fmt.Fprint(a.Out, indent(a.st.diff(preview), "  "))
 	}
+	if req.Rule != "" {
+		// The rule that [s] and [a] record, before the answer: it may cover more than this call.
+		fmt.Fprintf(a.Out, "  %s\n%s", a.st.paint(dim, "[s] and [a] allow from now on:"), indent(termsafe.String(strings.TrimRight(req.Rule, "\n")+"\n"), "    "))
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return manager.Deny, err

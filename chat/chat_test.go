@@ -229,6 +229,15 @@ func TestApprover(t *testing.T) {
 	assert.Contains(t, out.String(), "\x1b[", "coloured when asked")
 }
 
+func TestApproverShowsTheRuleItRecords(t *testing.T) {
+	var out bytes.Buffer
+	a := NewApprover(&script{lines: []string{"n"}}, &out, false)
+	_, err := a.Approve(t.Context(), manager.ApprovalRequest{Tool: "run_shell", Commands: []string{"echo tick"}, Class: "read-only", Preview: "echo tick",
+		Rule: "[[allow]]\ntool = \"run_shell\"\ncommand = \"echo tick\"\nclass = \"read-only\""})
+	require.NoError(t, err)
+	assert.Contains(t, out.String(), "[s] and [a] allow from now on:\n    [[allow]]\n    tool = \"run_shell\"\n    command = \"echo tick\"\n    class = \"read-only\"\n")
+}
+
 func TestOutcome(t *testing.T) {
 	for _, tc := range []struct {
 		call    agent.ToolCall

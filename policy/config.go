@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,10 +38,11 @@ type fileConfig struct {
 }
 
 type tomlRule struct {
-	Tool    string   `toml:"tool"`
-	Paths   []string `toml:"paths"`
-	Command string   `toml:"command"`
-	Class   string   `toml:"class"`
+	Tool     string   `toml:"tool"`
+	Paths    []string `toml:"paths"`
+	Command  string   `toml:"command"`
+	Commands []string `toml:"commands"`
+	Class    string   `toml:"class"`
 }
 
 type tomlRole struct {
@@ -114,7 +116,7 @@ func parseConfig(name string, data []byte) (*parsedConfig, error) {
 			return nil, configError(name, pos{}, "%s rules must be [[%s]] tables or an inline array of tables", group.action, group.action)
 		}
 		for i, tr := range group.rules {
-			r := Rule{Action: group.action, Tool: tr.Tool, Paths: tr.Paths, Command: tr.Command, Class: tr.Class}
+			r := Rule{Action: group.action, Tool: tr.Tool, Paths: tr.Paths, Command: tr.Command, Commands: tr.Commands, Class: tr.Class}
 			if err := checkRule(name, r, locs[i]); err != nil {
 				return nil, err
 			}
@@ -556,7 +558,8 @@ func ruleLines(path string) []int {
 }
 
 func sameRule(a, b Rule) bool {
-	if a.Action != b.Action || a.Tool != b.Tool || a.Command != b.Command || a.Class != b.Class || len(a.Paths) != len(b.Paths) {
+	if a.Action != b.Action || a.Tool != b.Tool || a.Command != b.Command || a.Class != b.Class || len(a.Paths) != len(b.Paths) ||
+		!slices.Equal(a.Commands, b.Commands) {
 		return false
 	}
 	for i := range a.Paths {

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -84,6 +85,17 @@ func matches(rule *Rule, r Request) bool {
 			return false
 		}
 	}
+	if len(rule.Commands) > 0 {
+		prefixes := make([][]string, len(rule.Commands))
+		for i, c := range rule.Commands {
+			prefixes[i] = strings.Fields(c)
+		}
+		if !matchEach(len(r.Commands), all, func(i int) bool {
+			return slices.ContainsFunc(prefixes, func(words []string) bool { return commandMatches(words, r.Commands[i]) })
+		}) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -155,13 +167,6 @@ func describeCall(r Request) string {
 	return tool
 }
 
-// readOnlyCommands are command names that never change anything; suggest
-// skips them to find the command worth allowing.
-var readOnlyCommands = map[string]bool{
-	"cat": true, "cd": true, "echo": true, "grep": true, "head": true, "ls": true,
-	"pwd": true, "rg": true, "tail": true, "wc": true, "true": true, "test": true,
-}
-
 // suggest returns RuleFor(r) as TOML.
 func suggest(r Request) string {
 	return strings.TrimSuffix(renderRule(RuleFor(r)), "\n")
@@ -173,30 +178,26 @@ var codeFlags = map[string]bool{"-c": true, "-e": true, "-E": true, "--eval": tr
 
 // RuleFor is the allow rule that covers r and no more, which a "for the session" or
 // "always" answer records and the prompt shows: the tool and its paths, or for a shell
-// tool its first command that is not read-only, as its name and first argument (all of
-// its arguments when they are an interpreter's program, so that approving one script
-// does not approve every script), with the class of the approved line, so that the rule
-// never admits a call of a higher class (`echo tick` approved does not cover
-// `echo tick > main.go`).
+// tool each simple command of the line (command, or commands for several), as its name
+// and first argument (all of its arguments when they are an interpreter's program, so
+// that approving one script does not approve every script), with the class of the
+// approved line, so that the rule never admits a call of a higher class (`echo tick`
+// approved does not cover `echo tick > main.go`).
 func RuleFor(r Request) Rule {
 	rule := Rule{Action: Allow, Tool: r.Tool}
 	switch {
 	case len(r.Commands) > 0:
-		c := r.Commands[0]
-		for _, cand := range r.Commands {
-			if !readOnlyCommands[baseName(cand.Name)] {
-				c = cand
-				break
+		var prefixes []string
+		for _, c := range r.Commands {
+			if p := commandPrefix(c); !slices.Contains(prefixes, p) {
+				prefixes = append(prefixes, p)
 			}
 		}
-		words := []string{baseName(c.Name)}
-		if len(c.Args) > 0 {
-			words = append(words, c.Args[0])
-			if codeFlags[c.Args[0]] || c.Args[0] == "eval" {
-				words = append(words, c.Args[1:]...)
-			}
+		if len(prefixes) == 1 {
+			rule.Command = prefixes[0]
+		} else {
+			rule.Commands = prefixes
 		}
-		rule.Command = strings.Join(words, " ")
 		if isShell(r.Tool) {
 			rule.Class = r.Class
 		}
@@ -204,6 +205,19 @@ func RuleFor(r Request) Rule {
 		rule.Paths = append([]string(nil), r.Paths...)
 	}
 	return rule
+}
+
+// commandPrefix is the part of a command a rule records: its name and first argument,
+// or all of its arguments when they are an interpreter's program.
+func commandPrefix(c Command) string {
+	words := []string{baseName(c.Name)}
+	if len(c.Args) > 0 {
+		words = append(words, c.Args[0])
+		if codeFlags[c.Args[0]] || c.Args[0] == "eval" {
+			words = append(words, c.Args[1:]...)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // validateRule checks a rule's fields; it returns the bad field and what is
@@ -222,6 +236,11 @@ func validateRule(r Rule) (field, msg string) {
 	}
 	if r.Command != "" && strings.TrimSpace(r.Command) == "" {
 		return "command", "blank command"
+	}
+	for _, c := range r.Commands {
+		if strings.TrimSpace(c) == "" {
+			return "commands", "blank command"
+		}
 	}
 	if _, ok := classRank[r.Class]; r.Class != "" && !ok {
 		return "class", fmt.Sprintf("bad class %q (want read-only, mutating, network or destructive)", r.Class)
@@ -245,6 +264,13 @@ func renderRule(r Rule) string {
 	}
 	if r.Command != "" {
 		fmt.Fprintf(&b, "command = %s\n", tomlQuote(r.Command))
+	}
+	if len(r.Commands) > 0 {
+		q := make([]string, len(r.Commands))
+		for i, c := range r.Commands {
+			q[i] = tomlQuote(c)
+		}
+		fmt.Fprintf(&b, "commands = [%s]\n", strings.Join(q, ", "))
 	}
 	if r.Class != "" {
 		fmt.Fprintf(&b, "class = %s\n", tomlQuote(r.Class))

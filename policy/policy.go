@@ -133,9 +133,13 @@ type Rule struct {
 	Tool    string   `toml:"tool"`              // tool name or doublestar glob ("run_shell", "*_file", "*")
 	Paths   []string `toml:"paths,omitempty"`   // doublestar globs over the call's root-relative paths
 	Command string   `toml:"command,omitempty"` // command prefix matched word by word, e.g. "git status"
-	Class   string   `toml:"class,omitempty"`   // "read-only" | "mutating" | "network" | "destructive"
-	Scope   Scope    `toml:"-"`
-	Source  string   `toml:"-"` // "path/to/config.toml:12" or "session"
+	// Commands are prefixes of the commands of one line ("cd web", "npm test"): an allow
+	// rule covers a line when each of its commands matches one of them; a deny or ask rule
+	// applies when any does.
+	Commands []string `toml:"commands,omitempty"`
+	Class    string   `toml:"class,omitempty"` // "read-only" | "mutating" | "network" | "destructive"
+	Scope    Scope    `toml:"-"`
+	Source   string   `toml:"-"` // "path/to/config.toml:12" or "session"
 }
 
 // Command is one parsed simple command of a shell line.
@@ -487,6 +491,9 @@ func (e *Engine) renumberFile(path string, removed int) {
 func cloneRule(r Rule) Rule {
 	if r.Paths != nil {
 		r.Paths = append([]string(nil), r.Paths...)
+	}
+	if r.Commands != nil {
+		r.Commands = append([]string(nil), r.Commands...)
 	}
 	return r
 }

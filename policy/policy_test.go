@@ -311,13 +311,13 @@ func TestSuggest(t *testing.T) {
 	e := New(ModeDefault)
 	d := e.Decide(Request{Tool: "run_shell", Class: "network", Commands: []Command{cmd("cd", "x"), cmd("git", "push", "origin", "main")}})
 	assert.Equal(t, Ask, d.Action)
-	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommand = \"git push\"\nclass = \"network\"", d.Suggest)
+	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommands = [\"cd x\", \"git push\"]\nclass = \"network\"", d.Suggest, "every command of the line")
 
 	d = e.Decide(Request{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("/usr/bin/make")}})
 	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommand = \"make\"\nclass = \"mutating\"", d.Suggest)
 
 	d = e.Decide(Request{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("ls"), cmd("cat", "x")}})
-	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommand = \"ls\"\nclass = \"mutating\"", d.Suggest, "all read-only: first command")
+	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommands = [\"ls\", \"cat x\"]\nclass = \"mutating\"", d.Suggest)
 
 	d = e.Decide(Request{Tool: "write_file", Mutating: true, Paths: []string{`we"ird\path`, "b"}})
 	assert.Equal(t, "[[allow]]\ntool = \"write_file\"\npaths = [\"we\\\"ird\\\\path\", \"b\"]", d.Suggest)
@@ -330,7 +330,8 @@ func TestSuggest(t *testing.T) {
 	assert.Equal(t, "[[allow]]\ntool = \"run_shell\"\ncommand = \"python3 -c print(1+1)\"\nclass = \"destructive\"", d.Suggest, "an interpreter's program is part of the rule")
 
 	// A suggestion, once added, allows the call it was made for.
-	for _, req := range []Request{shellNet, writeFile, deleteFile, {Tool: "web_fetch"}} {
+	multi := Request{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("cd", "web"), cmd("npm", "test"), cmd("echo", "done")}}
+	for _, req := range []Request{shellNet, writeFile, deleteFile, {Tool: "web_fetch"}, multi} {
 		e := New(ModeDefault)
 		d := e.Decide(req)
 		require.Equal(t, Ask, d.Action)
@@ -427,6 +428,12 @@ func TestRememberedRulesCoverNoMore(t *testing.T) {
 			[]Request{{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("python3", "-c", `shutil.rmtree("src")`)}}}},
 		{"node -e", Request{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("node", "-e", "1")}},
 			[]Request{{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("node", "-e", "require('fs').rmSync('src')")}}}},
+		{"a line of several commands", Request{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("cd", "web"), cmd("npm", "test")}},
+			[]Request{
+				{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("cd", "web"), cmd("npm", "test"), cmd("rm", "-rf", "src")}},
+				{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("cd", "/"), cmd("npm", "test")}},
+				{Tool: "run_shell", Class: "network", Commands: []Command{cmd("cd", "web"), cmd("npm", "test"), cmd("npm", "publish")}},
+			}},
 		{"go test then rm", Request{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("go", "test", "./...")}},
 			[]Request{
 				{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("go", "test"), cmd("rm", "-rf", "src")}},
@@ -437,6 +444,7 @@ func TestRememberedRulesCoverNoMore(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := New(ModeDefault)
 			remember(t, e, RuleFor(tc.approved), ScopeSession)
+			assert.Equal(t, Allow, e.Decide(tc.approved).Action, "the approved line itself runs next time")
 			for _, v := range tc.variants {
 				assert.Equal(t, Ask, e.Decide(v).Action, "%+v", v)
 			}
