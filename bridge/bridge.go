@@ -32,8 +32,10 @@ type Deps struct {
 	Shell   *shell.Lazy      // the session's command runner (nil: run_shell and run_tests are refused)
 	Gate    Gate             // approves or refuses every call (nil: everything runs)
 	Journal *journal.Journal // keeps the before-state of every change set, for undo (nil: none)
-	// Redactor removes secrets from what tools return (nil: the default rules).
-	Redactor *redact.Redactor
+	// Redactor returns the rules that remove secrets from what tools return, asked when a
+	// tool needs them (so that a project's secret values are read only if ever needed;
+	// nil: the default rules).
+	Redactor func() *redact.Redactor
 	// UserTools are the users' Lua tools jido.call may run (nil: none).
 	UserTools *usertools.Registry
 
@@ -72,7 +74,7 @@ func (d Deps) redactor() *redact.Redactor {
 	if d.Redactor == nil {
 		return redact.Default()
 	}
-	return d.Redactor
+	return d.Redactor()
 }
 
 // toolFunc adapts the Go implementation fn of tool t to a Lua function: it takes one table of

@@ -309,3 +309,22 @@ func TestSearchCannotProbeASecret(t *testing.T) {
 	assert.Contains(t, string(data), "DB_PASSWORD=[REDACTED:generic-password]")
 	assert.NotContains(t, string(data), "Zx8")
 }
+
+// TestSecretFileValuesAreRedactedEverywhere: a value from the project's .env, too weak for
+// any pattern, is redacted from a command's output and from search (issue 16).
+func TestSecretFileValuesAreRedactedEverywhere(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".env"), []byte("DB_PASSWORD=hunter2xyz\nPORT=5432\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "app.log"), []byte("connecting as admin:hunter2xyz on 5432\n"), 0o644))
+	s := testSession(t, Config{Root: root, Permissions: policy.New(policy.ModeYolo)})
+	r := s.Call(t.Context(), ToolCall{Name: "run_shell", Args: map[string]any{"command": "cat app.log"}})
+	require.True(t, r.OK, "%v", r.Error)
+	data, _ := json.Marshal(r.Result)
+	assert.NotContains(t, string(data), "hunter2xyz")
+	assert.Contains(t, string(data), "[REDACTED:project-secret]")
+	assert.Contains(t, string(data), "5432", "short values are left alone")
+	r = s.Call(t.Context(), ToolCall{Name: "search", Args: map[string]any{"query": "admin"}})
+	data, _ = json.Marshal(r.Result)
+	assert.Contains(t, string(data), "app.log")
+	assert.NotContains(t, string(data), "hunter2xyz")
+}

@@ -4,11 +4,14 @@ import (
 	"cmp"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/redact"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/shell"
 	"github.com/jido-run/jido/tools/definitions"
@@ -33,6 +36,9 @@ type project struct {
 	tools   *usertools.Registry
 	shell   shell.Options
 	refs    int // open sessions; the default project is also held by the manager
+	// redactor is the default rules plus the values of the project's secret files, read
+	// the first time a tool needs redaction (see secretValues).
+	redactor func() *redact.Redactor
 }
 
 // rootKey is the absolute, symlink-free form of dir that identifies a project.
@@ -85,6 +91,7 @@ func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
 			ReadOnly: cfg.SandboxReadOnly, ReadWrite: cfg.SandboxReadWrite,
 		},
 	}
+	p.redactor = sync.OnceValue(func() *redact.Redactor { return redact.Default().WithValues(secretValues(root)) })
 	if setup.JournalDir != "" {
 		if p.journal, err = journal.Open(setup.JournalDir, journal.Limits{}); err != nil {
 			root.Close()
@@ -97,6 +104,43 @@ func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
 		go func() { _ = p.journal.Prune() }()
 	}
 	return p, nil
+}
+
+// Bounds of secretValues's look for secret files.
+const (
+	maxSecretScan = 20_000   // entries visited
+	maxSecretFile = 64 << 10 // bytes of one secret file read
+)
+
+// secretValues returns the values the project's secret files (.env and the like, as the
+// Root's policy names them) assign, for redaction wherever they appear: a password too
+// weak for any pattern still never reaches the model through a log or a config echo. It
+// looks through at most maxSecretScan entries, skipping .git and node_modules, never
+// following a link; values are only ever used to redact.
+func secretValues(root *security.Root) []string {
+	var values []string
+	seen := 0
+	fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		switch seen++; {
+		case seen > maxSecretScan:
+			return fs.SkipAll
+		case err != nil:
+			return nil // an unreadable directory: its entries are not looked at
+		}
+		switch {
+		case d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules"):
+			return fs.SkipDir
+		case d.Type().IsRegular() && root.IsSecret(p):
+			host := filepath.Join(root.Path(), filepath.FromSlash(p))
+			if info, err := os.Lstat(host); err == nil && info.Mode().IsRegular() && info.Size() <= maxSecretFile {
+				if data, err := os.ReadFile(host); err == nil {
+					values = append(values, redact.ValuesFromSecretFile(data)...)
+				}
+			}
+		}
+		return nil
+	})
+	return values
 }
 
 // ProjectTools is where a project keeps its Lua tools, relative to its root.

@@ -98,7 +98,7 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	if gate != nil && gate.engine.Mode() == policy.ModePlan {
 		pl = plan.New(p.root)
 	}
-	deps := bridge.Deps{Root: p.root, Reads: reads, Limits: limits, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, UserTools: p.tools}
+	deps := bridge.Deps{Root: p.root, Reads: reads, Limits: limits, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, UserTools: p.tools, Redactor: p.redactor}
 	if gate != nil {
 		deps.Gate = gate
 	}
