@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -131,11 +130,8 @@ func secretValues(root *security.Root) []string {
 		case d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules"):
 			return fs.SkipDir
 		case d.Type().IsRegular() && root.IsSecret(p):
-			host := filepath.Join(root.Path(), filepath.FromSlash(p))
-			if info, err := os.Lstat(host); err == nil && info.Mode().IsRegular() && info.Size() <= maxSecretFile {
-				if data, err := os.ReadFile(host); err == nil {
-					values = append(values, redact.ValuesFromSecretFile(data)...)
-				}
+			if data, err := root.ReadSecretFile(p, maxSecretFile); err == nil {
+				values = append(values, redact.ValuesFromSecretFile(data)...)
 			}
 		}
 		return nil

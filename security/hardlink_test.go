@@ -56,3 +56,24 @@ func TestHardLinksOnlyInNodeModules(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "module.exports = pad\n", string(got), "the store's copy is untouched")
 }
+
+func TestReadSecretFile(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte("DB_PASSWORD=hunter2xyz\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644))
+	require.NoError(t, os.Symlink("main.go", filepath.Join(dir, ".env.local")))
+	r, err := Open(dir, Options{})
+	require.NoError(t, err)
+	defer r.Close()
+	_, err = r.ReadFile(".env")
+	require.ErrorIs(t, err, ErrSecret, "the tools still cannot read it")
+	data, err := r.ReadSecretFile(".env", 1024)
+	require.NoError(t, err)
+	assert.Equal(t, "DB_PASSWORD=hunter2xyz\n", string(data))
+	_, err = r.ReadSecretFile(".env", 4)
+	assert.ErrorIs(t, err, ErrTooLarge)
+	_, err = r.ReadSecretFile("main.go", 1024)
+	assert.ErrorIs(t, err, ErrInvalidPath, "only secret files")
+	_, err = r.ReadSecretFile(".env.local", 1024)
+	assert.ErrorIs(t, err, ErrNotRegular, "a link is not followed")
+}

@@ -224,3 +224,37 @@ func (r *Root) openDir(t target) (*os.File, error) {
 	f, _, err := r.openVerified(t, syscall.O_DIRECTORY)
 	return f, err
 }
+
+// ReadSecretFile reads the secret file name, which ReadFile refuses, for jido's own use:
+// its values become redaction rules and never leave jido. It makes ReadFile's checks but
+// the secret policy (a regular file with one link on the root's device, no symlink as
+// the last component) and reads at most max bytes (ErrTooLarge beyond).
+func (r *Root) ReadSecretFile(name string, max int64) ([]byte, error) {
+	const op = "read"
+	t, err := r.resolve(op, name, 0)
+	if err != nil {
+		return nil, err
+	}
+	if !r.IsSecret(t.name) {
+		return nil, pathError(op, t.name, detail(ErrInvalidPath, "not a secret file: read it with ReadFile"))
+	}
+	if err := checkRegular(t.info); err != nil {
+		return nil, pathError(op, t.name, err)
+	}
+	f, info, err := r.openVerified(t, 0)
+	if err != nil {
+		return nil, pathError(op, t.name, err)
+	}
+	defer f.Close()
+	if info.Size() > max {
+		return nil, pathError(op, t.name, detail(ErrTooLarge, "%d bytes, the limit is %d", info.Size(), max))
+	}
+	data, err := readAtMost(f, make([]byte, 0, info.Size()+1), max+1)
+	if err == nil && int64(len(data)) > max {
+		err = detail(ErrTooLarge, "the file grew over the limit of %d bytes", max)
+	}
+	if err != nil {
+		return nil, pathError(op, t.name, err)
+	}
+	return data, nil
+}
