@@ -17,35 +17,35 @@ const (
 	minList   = 1
 )
 
-// Cap returns data (one JSON value) unchanged when it fits in max bytes (which should be a
+// Cap returns data (one JSON value) unchanged when it fits in budget bytes (which should be a
 // few hundred bytes at least), else a smaller
 // encoding of the same value and a note saying what was cut. Strings are cut to a limit
 // (head and tail kept, "…[N chars cut]…" between) and lists to a count (the last item
 // becomes "…[N more items]"), halving both until the value fits; a value that does not
 // fit even then (a huge object of many keys) becomes {"truncated": true, "note", "head"}
 // holding the start of its encoding as text.
-func Cap(data json.RawMessage, max int) (json.RawMessage, string) {
-	if len(data) <= max {
+func Cap(data json.RawMessage, budget int) (json.RawMessage, string) {
+	if len(data) <= budget {
 		return data, ""
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber() // numbers pass through as written (an inode number loses nothing)
 	if err := dec.Decode(&v); err != nil {
-		return headOnly(data, max, "the value is not valid JSON")
+		return headOnly(data, budget, "the value is not valid JSON")
 	}
-	strLimit, listLimit := max*7/8, max/8+1
+	strLimit, listLimit := budget*7/8, budget/8+1
 	for {
 		var cut counts
 		shrunk := shrink(v, strLimit, listLimit, &cut)
 		out, err := json.Marshal(shrunk)
-		if err == nil && len(out) <= max {
+		if err == nil && len(out) <= budget {
 			return out, fmt.Sprintf("the value was %d bytes; cut to %d: %s", len(data), len(out), cut)
 		}
 		if strLimit <= minString && listLimit <= minList {
-			return headOnly(data, max, "the value has too many keys to keep its shape")
+			return headOnly(data, budget, "the value has too many keys to keep its shape")
 		}
-		strLimit, listLimit = maxInt(strLimit/2, minString), maxInt(listLimit/2, minList)
+		strLimit, listLimit = max(strLimit/2, minString), max(listLimit/2, minList)
 	}
 }
 
@@ -106,16 +106,9 @@ func runeCut(s string, n int, fromStart bool) string {
 }
 
 // headOnly is the fallback: an object with the start of the encoding as text.
-func headOnly(data json.RawMessage, max int, why string) (json.RawMessage, string) {
+func headOnly(data json.RawMessage, budget int, why string) (json.RawMessage, string) {
 	note := fmt.Sprintf("the value was %d bytes and %s: only its start is kept", len(data), why)
-	keep := maxInt(max/2-len(note), 0)
+	keep := max(budget/2-len(note), 0)
 	out, _ := json.Marshal(map[string]any{"truncated": true, "note": note, "head": runeCut(string(data), keep, true)})
 	return out, note
-}
-
-func maxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }

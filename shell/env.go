@@ -77,25 +77,32 @@ func projectGoCache(rootPath string) (string, error) {
 	return dir, os.MkdirAll(dir, 0o700)
 }
 
-// safeGitKeys are the user's git settings that commands get: who commits, and defaults
-// that run nothing. Never credentials, helpers, hooks or aliases.
-var safeGitKeys = []string{"user.name", "user.email", "init.defaultBranch", "core.autocrlf", "pull.rebase"}
+// safeGitKeys matches the user's git settings that commands get (as git lists them, lower
+// case): who commits, and defaults that run nothing. Never credentials, helpers, hooks
+// or aliases.
+var safeGitKeys = regexp.MustCompile(`^(user\.name|user\.email|init\.defaultbranch|core\.autocrlf|pull\.rebase)$`)
 
 // writeGitConfig gives the commands' private HOME a .gitconfig with the user's safeGitKeys,
-// read from the user's global git configuration, so that git commit works inside.
+// read from the user's global git configuration in one git call, so that git commit works
+// inside.
 func writeGitConfig(home string) {
+	out, err := exec.Command("git", "config", "--global", "--get-regexp", safeGitKeys.String()).Output()
+	if err != nil {
+		return
+	}
 	var b strings.Builder
 	section := ""
-	for _, key := range safeGitKeys {
-		out, err := exec.Command("git", "config", "--global", "--get", key).Output()
-		if v := strings.TrimSpace(string(out)); err == nil && v != "" && !strings.ContainsAny(v, "\n\"") {
-			sec, name, _ := strings.Cut(key, ".")
-			if sec != section {
-				fmt.Fprintf(&b, "[%s]\n", sec)
-				section = sec
-			}
-			fmt.Fprintf(&b, "\t%s = %q\n", name, v)
+	for line := range strings.Lines(string(out)) {
+		key, v, _ := strings.Cut(strings.TrimRight(line, "\n"), " ")
+		if !safeGitKeys.MatchString(key) || v == "" || strings.Contains(v, `"`) {
+			continue
 		}
+		sec, name, _ := strings.Cut(key, ".")
+		if sec != section {
+			fmt.Fprintf(&b, "[%s]\n", sec)
+			section = sec
+		}
+		fmt.Fprintf(&b, "\t%s = %q\n", name, v)
 	}
 	if b.Len() > 0 {
 		os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(b.String()), 0o600)

@@ -221,7 +221,7 @@ func parseSed(s string) (fx sedEffects, ok bool) {
 			fx.writes = append(fx.writes, strings.TrimLeft(toEOL(), " \t"))
 		case 'e':
 			fx.execs = append(fx.execs, strings.TrimLeft(toEOL(), " \t"))
-		case 'y':
+		case 'y', 's':
 			if i >= len(s) || s[i] == '\n' || s[i] == '\\' {
 				return fx, false
 			}
@@ -230,16 +230,7 @@ func parseSed(s string) (fx sedEffects, ok bool) {
 			if !delimited(d) || !delimited(d) {
 				return fx, false
 			}
-		case 's':
-			if i >= len(s) || s[i] == '\n' || s[i] == '\\' {
-				return fx, false
-			}
-			d := s[i]
-			i++
-			if !delimited(d) || !delimited(d) {
-				return fx, false
-			}
-			if !sedFlags(s, &i, &fx) {
+			if c == 's' && !sedFlags(s, &i, &fx) {
 				return fx, false
 			}
 		default:
