@@ -94,6 +94,12 @@ func TestNoPrivilegeInside(t *testing.T) {
 			assert.NotEqual(t, 0, code, out)
 		})
 	}
+	// SSH host keys, where the machine has them (elsewhere the case could not fail; the
+	// hiding itself is proven by /etc/shadow above).
+	if keys, _ := filepath.Glob("/etc/ssh/ssh_host_*_key"); len(keys) > 0 && os.Getuid() == 0 {
+		out, code, _ := run(t, sb, f.root, "grep -q PRIVATE "+keys[0])
+		assert.NotEqual(t, 0, code, "an SSH host key reads empty: %s", out)
+	}
 }
 
 func TestNoUnixSocketOutsideTheProject(t *testing.T) {
