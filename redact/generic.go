@@ -52,7 +52,11 @@ func findAssignment(b []byte, start, end int, rule string) (int, int, bool) {
 		return 0, 0, false
 	}
 	v := b[from:to]
-	if !looksSecret(v, rule) || (!quoted && looksLikeCode(v)) {
+	secret := looksSecret(v, rule)
+	if !secret && rule == "generic-password" && configLine(b, ks, from, to, quoted) {
+		secret = looksPassword(v)
+	}
+	if !secret || (!quoted && looksLikeCode(v) && !envAssignment(b, ks, ke, from)) {
 		return 0, 0, false
 	}
 	if rule == "generic-password" && (v[0] == '/' || v[0] == '~' || v[0] == '.') {
@@ -191,6 +195,62 @@ func looksSecret(v []byte, rule string) bool {
 		!namesASecret(v) &&
 		!wordLike(v) &&
 		entropy(v) >= minEntropy
+}
+
+// minPassword is the shortest value a configuration line's password key is taken to hold.
+const minPassword = 4
+
+// looksPassword reports whether v, the value of a password key on a configuration line,
+// is a password. People choose passwords (hunter2, letmein, a PIN), so the randomness
+// looksSecret asks of a generic value does not apply; placeholders and names still do not
+// count.
+func looksPassword(v []byte) bool {
+	return len(v) >= minPassword && len(v) <= maxValue &&
+		bytes.IndexAny(v, " \t") < 0 &&
+		!isPlaceholder(v) &&
+		!namesASecret(v)
+}
+
+// configLine reports whether the assignment whose key starts at ks and whose value is
+// b[from:to] makes up its whole line, as in .env, YAML, TOML, INI or JSON: only blanks,
+// "export ", a list dash or an opening quote before the key, and only the closing quote,
+// a comma, blanks and a comment after the value.
+func configLine(b []byte, ks, from, to int, quoted bool) bool {
+	ls := bytes.LastIndexByte(b[:ks], '\n') + 1
+	head := bytes.TrimLeft(b[ls:ks], " \t")
+	head = bytes.TrimPrefix(head, []byte("export "))
+	head = bytes.TrimPrefix(head, []byte("- "))
+	if len(head) > 2 || len(bytes.Trim(head, `"'\`)) > 0 {
+		return false
+	}
+	end := to
+	if quoted {
+		end += len(quoteAt(b, to))
+	}
+	for ; end < len(b) && b[end] != '\n'; end++ {
+		switch c := b[end]; {
+		case c == '#' || bytes.HasPrefix(b[end:], []byte("//")):
+			return end > to && (b[end-1] == ' ' || b[end-1] == '\t') // a trailing comment
+		case c != ',' && c != ' ' && c != '\t' && c != '\r':
+			return false
+		}
+	}
+	return true
+}
+
+// envAssignment reports whether the key b[ks:ke] is written as in a .env file or a shell,
+// upper case and directly followed by '=' and the value: DB_PASSWORD=letmein holds a
+// word, not code.
+func envAssignment(b []byte, ks, ke, from int) bool {
+	if from != ke+1 || b[ke] != '=' {
+		return false
+	}
+	for _, c := range b[ks:ke] {
+		if !('A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // wordLike reports whether v is made of words: no digit, and every part between '-',

@@ -40,7 +40,9 @@
 //     two character classes, no blanks) and is not a placeholder ($VAR, <...>, ${...},
 //     changeme, example, xxxx, null, ...), a name (it contains key, token, secret or
 //     password, or is made of words like BLOCK-END) or code (req.Password, getToken(),
-//     a bare identifier without digits)
+//     a bare identifier without digits). A password that is the whole of its line, as
+//     in .env, YAML, TOML or JSON (DB_PASSWORD=hunter2, password: "s3cret1"), needs only
+//     4+ bytes and no blank: people choose passwords, they do not look random
 //
 // Token rules require a non-alphanumeric byte on both sides, so a prefix found inside a
 // longer word or hex string is not a token.
