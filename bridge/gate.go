@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"context"
-	"reflect"
 
 	"github.com/jido-run/jido/tools/definitions"
 )
@@ -29,7 +28,7 @@ type Call struct {
 
 // gated runs the gate for a decoded call of t with params p; fn is the tool.
 func gated[P, R any](ctx context.Context, d Deps, t *definitions.Tool, p P, fn func(context.Context, P) (R, error)) *definitions.ToolError {
-	if isDryRun(p) {
+	if t.IsDryRun(p) {
 		return nil // a dry run changes nothing: it needs no approval
 	}
 	if terr := d.users.allows(t); terr != nil {
@@ -39,32 +38,8 @@ func gated[P, R any](ctx context.Context, d Deps, t *definitions.Tool, p P, fn f
 		return nil
 	}
 	call := Call{Tool: t, Params: p}
-	if dry, ok := withDryRun(p); ok {
+	if dry, ok := definitions.AsDryRun(t, p); ok {
 		call.Preview = func(ctx context.Context) (any, error) { return fn(ctx, dry) }
 	}
 	return d.Gate.Check(ctx, call)
-}
-
-// isDryRun reports whether params ask for a dry run.
-func isDryRun(p any) bool {
-	v := reflect.ValueOf(p)
-	if v.Kind() != reflect.Struct {
-		return false
-	}
-	f := v.FieldByName("DryRun")
-	return f.IsValid() && f.Kind() == reflect.Bool && f.Bool()
-}
-
-// withDryRun returns a copy of params with DryRun set, when the tool has one.
-func withDryRun[P any](p P) (P, bool) {
-	v := reflect.ValueOf(&p).Elem()
-	if v.Kind() != reflect.Struct {
-		return p, false
-	}
-	f := v.FieldByName("DryRun")
-	if !f.IsValid() || f.Kind() != reflect.Bool {
-		return p, false
-	}
-	f.SetBool(true)
-	return p, true
 }

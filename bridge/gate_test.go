@@ -66,19 +66,3 @@ func TestEveryRouteGoesThroughTheGate(t *testing.T) {
 	require.NotEmpty(t, gate.previews)
 	assert.Contains(t, gate.previews[0].(*EditFileResult).Diff, "+new", "the gate sees the diff before deciding")
 }
-
-func TestNamedPaths(t *testing.T) {
-	for name, c := range map[string]struct {
-		params any
-		want   []string
-	}{
-		"read":       {definitions.ReadFileParams{Path: "a.go"}, []string{"a.go"}},
-		"move":       {definitions.MoveFileParams{Source: "a", Destination: "b"}, []string{"a", "b"}},
-		"multi edit": {definitions.MultiEditParams{Path: "a", Edits: []definitions.EditOp{{}, {Path: "b"}}}, []string{"a", "b"}},
-		"list files": {definitions.ListFilesParams{Directory: "src"}, []string{"src"}},
-		"search":     {definitions.SearchParams{Path: "."}, []string{"."}},
-		"shell":      {definitions.RunShellParams{Command: "ls"}, nil},
-	} {
-		assert.Equal(t, c.want, NamedPaths(c.params), name)
-	}
-}

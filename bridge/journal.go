@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -34,10 +33,10 @@ const maxJournaledFiles = 2000
 // journaled runs fn for a mutating file tool with the before-state of the files it touches
 // captured in the session's journal and the change committed after it succeeds.
 func journaled[P, R any](ctx context.Context, d Deps, t *definitions.Tool, p P, fn func(context.Context, P) (R, error)) (R, error) {
-	if d.Journal == nil || d.Plan != nil || !t.Mutating || isDryRun(p) {
+	if d.Journal == nil || d.Plan != nil || !t.Mutating || t.IsDryRun(p) {
 		return fn(ctx, p) // in plan mode, changes reach the disk only through plan_apply
 	}
-	files, note := d.changedFiles(p)
+	files, note := d.changedFiles(t, p)
 	if files == nil && note == "" {
 		return fn(ctx, p)
 	}
@@ -84,13 +83,13 @@ func summary(tool string, files []string) string {
 // changedFiles lists the canonical files a mutating file tool may change (directories
 // expanded to their files; a move's destinations too), or a note saying why the change
 // cannot be journaled. Tools that change no file list nothing.
-func (d Deps) changedFiles(p any) ([]string, string) {
+func (d Deps) changedFiles(t *definitions.Tool, p any) ([]string, string) {
 	var names []string
 	var moves [][2]string
 	if m, ok := p.(definitions.MoveFileParams); ok {
 		moves = [][2]string{{m.Source, m.Destination}}
 	} else {
-		names = NamedPaths(p)
+		names = t.ActedOn(p)
 	}
 	var files []string
 	add := func(name string) string {
@@ -135,44 +134,6 @@ func (d Deps) changedFiles(p any) ([]string, string) {
 		return nil, fmt.Sprintf("not journaled: the change touches %d files, more than %d", len(files), maxJournaledFiles)
 	}
 	return dedupe(files), ""
-}
-
-// NamedPaths returns the paths a call's arguments name, as given ("" for the root's
-// default), for the policy and the journal: the files and directories of the file and
-// find tools, a move's source and destination, each edit's file. Tools that name no path
-// (shell, jobs, undo) give nil.
-func NamedPaths(p any) []string {
-	switch p := p.(type) {
-	case definitions.ReadFileParams:
-		return []string{p.Path}
-	case definitions.WriteFileParams:
-		return []string{p.Path}
-	case definitions.EditFileParams:
-		return []string{p.Path}
-	case definitions.EditRegionParams:
-		return []string{p.Path}
-	case definitions.MultiEditParams:
-		var names []string
-		for _, e := range p.Edits {
-			names = append(names, cmp.Or(e.Path, p.Path))
-		}
-		return names
-	case definitions.ListDirParams:
-		return []string{p.Path}
-	case definitions.ListFilesParams:
-		return []string{p.Directory}
-	case definitions.GlobParams:
-		return []string{p.Path}
-	case definitions.SearchParams:
-		return []string{p.Path}
-	case definitions.FileExistsParams:
-		return []string{p.Path}
-	case definitions.DeleteFileParams:
-		return []string{p.Path}
-	case definitions.MoveFileParams:
-		return []string{p.Source, p.Destination}
-	}
-	return nil
 }
 
 func dedupe(s []string) []string {

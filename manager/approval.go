@@ -189,8 +189,7 @@ var commandsIsolated = sandbox.Isolates
 // and for shell tools the parsed commands and their class.
 func (g *policyGate) request(c bridge.Call) (policy.Request, string) {
 	req := policy.Request{Tool: c.Tool.Name, ReadOnly: c.Tool.ReadOnly, Mutating: c.Tool.Mutating, Destructive: c.Tool.Destructive}
-	for _, name := range bridge.NamedPaths(c.Params) {
-		name = cmp.Or(name, ".")
+	for _, name := range c.Tool.Paths(c.Params) {
 		if canon, err := g.root.Resolve(name); err == nil {
 			name = canon
 		}

@@ -149,19 +149,12 @@ func (s *Session) ToolLoadErrors() []error {
 	return s.p.tools.Current().Errors
 }
 
-// modeRuns reports whether the session's mode can run the named tool.
+// modeRuns reports whether the session's mode can run the named tool, as its declaration
+// says (a user's tool runs in every mode).
 func (s *Session) modeRuns(tool string) bool {
-	if s.plan != nil {
-		return !notInPlan[tool]
-	}
-	return !planOnly[tool]
+	t, ok := definitions.Lookup(tool)
+	return !ok || t.InSession(s.plan != nil)
 }
-
-// The tools only a plan-mode session offers, and those it does not.
-var (
-	planOnly  = map[string]bool{"plan_diff": true, "plan_apply": true, "plan_discard": true}
-	notInPlan = map[string]bool{"run_tests": true, "job_output": true, "job_kill": true, "undo": true}
-)
 
 // ID returns the session's identifier, as used in events.
 func (s *Session) ID() string { return s.id }

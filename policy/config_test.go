@@ -112,11 +112,11 @@ func TestRoles(t *testing.T) {
 	e := New(ModeDefault)
 	reader, ok := e.Role("reader")
 	require.True(t, ok)
-	assert.Equal(t, []string{"read_file", "list_dir", "list_files", "glob", "search", "file_exists"}, reader)
+	assert.ElementsMatch(t, []string{"read_file", "list_dir", "list_files", "glob", "search", "file_exists"}, reader)
 	editor, _ := e.Role("editor")
-	assert.Equal(t, append(append([]string{}, reader...), "write_file", "edit_file", "edit_region", "multi_edit", "delete_file", "move_file", "plan_diff", "plan_apply", "plan_discard"), editor)
+	assert.ElementsMatch(t, append(append([]string{}, reader...), "write_file", "edit_file", "edit_region", "multi_edit", "delete_file", "move_file", "plan_diff", "plan_apply", "plan_discard"), editor)
 	runner, _ := e.Role("runner")
-	assert.Equal(t, append(append([]string{}, reader...), "run_shell", "job_output", "job_kill", "run_tests"), runner)
+	assert.ElementsMatch(t, append(append([]string{}, reader...), "run_shell", "job_output", "job_kill", "run_tests"), runner)
 	full, ok := e.Role("full")
 	assert.True(t, ok)
 	assert.Nil(t, full)
@@ -126,7 +126,7 @@ func TestRoles(t *testing.T) {
 	// The returned slice is a copy.
 	reader[0] = "x"
 	again, _ := e.Role("reader")
-	assert.Equal(t, "read_file", again[0])
+	assert.NotEqual(t, "x", again[0])
 
 	// Config overrides and adds; an empty list is no tools, not all tools.
 	require.NoError(t, e.loadBytes(ScopeUser, "u.toml", []byte(

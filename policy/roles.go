@@ -1,21 +1,24 @@
 package policy
 
+import "github.com/jido-run/jido/tools/definitions"
+
 // Roles name the tool sets a sub-agent may use. The defaults are reader,
 // editor, runner and full; a config file's [roles.NAME] table replaces or
 // adds a role (the project file wins over the user file).
 
-var readerTools = []string{"read_file", "list_dir", "list_files", "glob", "search", "file_exists"}
-
+// defaultRoles builds the default roles from the tools' declarations: a reader tool is
+// in every role, an editor or runner tool in its own, the rest only in "full".
 func defaultRoles() map[string][]string {
-	with := func(extra ...string) []string {
-		return append(append([]string(nil), readerTools...), extra...)
+	roles := map[string][]string{"reader": nil, "editor": nil, "runner": nil}
+	for _, t := range definitions.All() {
+		for name := range roles {
+			if t.Role == definitions.RoleReader || string(t.Role) == name && t.Role != definitions.RoleFull {
+				roles[name] = append(roles[name], t.Name)
+			}
+		}
 	}
-	return map[string][]string{
-		"reader": with(),
-		"editor": with("write_file", "edit_file", "edit_region", "multi_edit", "delete_file", "move_file", "plan_diff", "plan_apply", "plan_discard"),
-		"runner": with("run_shell", "job_output", "job_kill", "run_tests"),
-		"full":   nil, // nil: every tool
-	}
+	roles["full"] = nil // nil: every tool
+	return roles
 }
 
 // Role returns the tools of the named role. A nil slice with ok means every

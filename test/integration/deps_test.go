@@ -37,7 +37,7 @@ var allowedImports = map[string][]string{
 	"termsafe":                {},
 	"testrun":                 {},
 	"shell":                   {"sandbox", "security"},
-	"policy":                  {},
+	"policy":                  {"tools/definitions"},
 	"journal":                 {"security"},
 	"plan":                    {"security", "edit", "walk", "ignore"},
 	"planshell":               {},

@@ -14,7 +14,7 @@ func NewTool(name, description string, flags Flags, schema *jsonschema.Schema) (
 	if schema == nil || schema.Type != "object" {
 		return nil, errors.New("the parameters schema must be an object schema")
 	}
-	t := &Tool{Name: name, Description: description, Flags: flags}
+	t := &Tool{Name: name, Description: description, Decl: Decl{Flags: flags}}
 	var err error
 	t.once.Do(func() { err = t.useSchema(schema) })
 	if err != nil {

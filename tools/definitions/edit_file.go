@@ -2,13 +2,13 @@ package definitions
 
 // EditFileParams are the arguments of edit_file.
 type EditFileParams struct {
-	Path       string `json:"path" jsonschema:"file to edit, relative to the project root"`
+	Path       string `json:"path" jido:"path" jsonschema:"file to edit, relative to the project root"`
 	OldString  string `json:"old_string" jsonschema:"the text to replace, copied from the file; it must match once unless replace_all is set"`
 	NewString  string `json:"new_string" jsonschema:"the replacement text (taken literally)"`
 	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence of old_string"`
-	DryRun     bool   `json:"dry_run,omitempty" jsonschema:"return the diff without changing the file"`
+	DryRun     bool   `json:"dry_run,omitempty" jido:"dry_run" jsonschema:"return the diff without changing the file"`
 	Force      bool   `json:"force,omitempty" jsonschema:"write even if a file that parsed would no longer parse"`
 }
 
 // EditFile declares edit_file.
-var EditFile = define[EditFileParams]("edit_file", Flags{Mutating: true})
+var EditFile = define[EditFileParams]("edit_file", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor})

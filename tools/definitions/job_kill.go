@@ -6,4 +6,4 @@ type JobKillParams struct {
 }
 
 // JobKill declares job_kill. It is idempotent: the job is gone after the first call.
-var JobKill = define[JobKillParams]("job_kill", Flags{Mutating: true, Idempotent: true})
+var JobKill = define[JobKillParams]("job_kill", Decl{Flags: Flags{Mutating: true, Idempotent: true}, Role: RoleRunner, Sessions: NotInPlan})

@@ -8,4 +8,4 @@ type JobOutputParams struct {
 
 // JobOutput declares job_output. Though read-only, it is not idempotent: each call consumes
 // the output it returns, so a retried call would lose it.
-var JobOutput = define[JobOutputParams]("job_output", Flags{ReadOnly: true})
+var JobOutput = define[JobOutputParams]("job_output", Decl{Flags: Flags{ReadOnly: true}, Role: RoleRunner, Sessions: NotInPlan})

@@ -2,7 +2,7 @@ package definitions
 
 // ListFilesParams are the arguments of list_files.
 type ListFilesParams struct {
-	Directory      string `json:"directory,omitempty" default:"\".\"" jsonschema:"directory to list recursively, relative to the project root"`
+	Directory      string `json:"directory,omitempty" jido:"path" default:"\".\"" jsonschema:"directory to list recursively, relative to the project root"`
 	MaxDepth       int    `json:"max_depth,omitempty" default:"5" minimum:"1" jsonschema:"how many levels to descend (1: the directory's own entries)"`
 	IncludeHidden  bool   `json:"include_hidden,omitempty" jsonschema:"also list entries whose name starts with a dot (.git never)"`
 	FollowSymlinks bool   `json:"follow_symlinks,omitempty" jsonschema:"list symlinks as their targets and enter linked directories, for targets inside the project root"`
@@ -11,4 +11,4 @@ type ListFilesParams struct {
 }
 
 // ListFiles declares list_files.
-var ListFiles = define[ListFilesParams]("list_files", Flags{ReadOnly: true, Idempotent: true})
+var ListFiles = define[ListFilesParams]("list_files", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})

@@ -2,12 +2,12 @@ package definitions
 
 // MoveFileParams are the arguments of move_file.
 type MoveFileParams struct {
-	Source      string `json:"source" jsonschema:"file or directory to move, relative to the project root"`
-	Destination string `json:"destination" jsonschema:"new path, relative to the project root; parent directories are created"`
+	Source      string `json:"source" jido:"path" jsonschema:"file or directory to move, relative to the project root"`
+	Destination string `json:"destination" jido:"path" jsonschema:"new path, relative to the project root; parent directories are created"`
 	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace an existing destination file"`
-	DryRun      bool   `json:"dry_run,omitempty" jsonschema:"say what the move would do without moving anything"`
+	DryRun      bool   `json:"dry_run,omitempty" jido:"dry_run" jsonschema:"say what the move would do without moving anything"`
 }
 
 // MoveFile declares move_file. It is idempotent: a second call finds no source, fails, and
 // leaves the project as the first call left it.
-var MoveFile = define[MoveFileParams]("move_file", Flags{Mutating: true, Destructive: true, Idempotent: true})
+var MoveFile = define[MoveFileParams]("move_file", Decl{Flags: Flags{Mutating: true, Destructive: true, Idempotent: true}, Role: RoleEditor})

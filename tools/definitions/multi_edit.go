@@ -3,7 +3,7 @@ package definitions
 // EditOp is one edit of multi_edit: a text replacement (old_string, new_string) or a line-range
 // replacement (start_line, end_line, new_content, optional expected).
 type EditOp struct {
-	Path       string  `json:"path,omitempty" jsonschema:"file of this edit; defaults to the top-level path"`
+	Path       string  `json:"path,omitempty" jido:"path" jsonschema:"file of this edit; defaults to the top-level path"`
 	OldString  *string `json:"old_string,omitempty" jsonschema:"text edit: the exact text to replace"`
 	NewString  *string `json:"new_string,omitempty" jsonschema:"text edit: the replacement text"`
 	ReplaceAll bool    `json:"replace_all,omitempty" jsonschema:"text edit: replace every occurrence"`
@@ -15,12 +15,12 @@ type EditOp struct {
 
 // MultiEditParams are the arguments of multi_edit.
 type MultiEditParams struct {
-	Path        string   `json:"path,omitempty" jsonschema:"file to edit, relative to the project root (edits may name their own)"`
+	Path        string   `json:"path,omitempty" jido:"path" jsonschema:"file to edit, relative to the project root (edits may name their own)"`
 	Edits       []EditOp `json:"edits" jsonschema:"edits applied in order, each to the result of the previous ones on its file"`
 	StopOnError bool     `json:"stop_on_error,omitempty" default:"true" jsonschema:"true: all or nothing; false: apply the edits that can be applied and report the others"`
-	DryRun      bool     `json:"dry_run,omitempty" jsonschema:"return the diffs without changing any file"`
+	DryRun      bool     `json:"dry_run,omitempty" jido:"dry_run" jsonschema:"return the diffs without changing any file"`
 	Force       bool     `json:"force,omitempty" jsonschema:"write even if a file that parsed would no longer parse"`
 }
 
 // MultiEdit declares multi_edit.
-var MultiEdit = define[MultiEditParams]("multi_edit", Flags{Mutating: true})
+var MultiEdit = define[MultiEditParams]("multi_edit", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor})

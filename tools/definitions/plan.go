@@ -5,7 +5,7 @@ type PlanDiffParams struct{}
 
 // PlanApplyParams are the arguments of plan_apply.
 type PlanApplyParams struct {
-	DryRun bool `json:"dry_run,omitempty" jsonschema:"show the diff that would be applied and check for conflicts, without writing"`
+	DryRun bool `json:"dry_run,omitempty" jido:"dry_run" jsonschema:"show the diff that would be applied and check for conflicts, without writing"`
 }
 
 // PlanDiscardParams are the arguments of plan_discard.
@@ -15,7 +15,7 @@ type PlanDiscardParams struct{}
 // the project is never touched, so it is read-only as far as the disk goes. plan_apply
 // empties the plan it wrote, so a second call finds nothing to apply: it is idempotent.
 var (
-	PlanDiff    = define[PlanDiffParams]("plan_diff", Flags{ReadOnly: true, Idempotent: true})
-	PlanApply   = define[PlanApplyParams]("plan_apply", Flags{Mutating: true, Destructive: true, Idempotent: true})
-	PlanDiscard = define[PlanDiscardParams]("plan_discard", Flags{ReadOnly: true, Idempotent: true})
+	PlanDiff    = define[PlanDiffParams]("plan_diff", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleEditor, Sessions: PlanOnly})
+	PlanApply   = define[PlanApplyParams]("plan_apply", Decl{Flags: Flags{Mutating: true, Destructive: true, Idempotent: true}, Role: RoleEditor, Sessions: PlanOnly})
+	PlanDiscard = define[PlanDiscardParams]("plan_discard", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleEditor, Sessions: PlanOnly})
 )

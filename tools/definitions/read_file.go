@@ -2,7 +2,7 @@ package definitions
 
 // ReadFileParams are the arguments of read_file.
 type ReadFileParams struct {
-	Path           string `json:"path" jsonschema:"file to read, relative to the project root (an absolute path must lie inside it)"`
+	Path           string `json:"path" jido:"path" jsonschema:"file to read, relative to the project root (an absolute path must lie inside it)"`
 	Offset         int    `json:"offset,omitempty" minimum:"0" jsonschema:"first line to return, 1-based (0 or 1: from the start)"`
 	Limit          int    `json:"limit,omitempty" default:"2000" minimum:"1" jsonschema:"maximum number of lines to return"`
 	StartLine      int    `json:"start_line,omitempty" minimum:"1" jsonschema:"first line of a range, 1-based (use with end_line instead of offset/limit)"`
@@ -13,4 +13,4 @@ type ReadFileParams struct {
 }
 
 // ReadFile declares read_file.
-var ReadFile = define[ReadFileParams]("read_file", Flags{ReadOnly: true, Idempotent: true})
+var ReadFile = define[ReadFileParams]("read_file", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})

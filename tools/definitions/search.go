@@ -5,7 +5,7 @@ type SearchParams struct {
 	Query         string   `json:"query" jsonschema:"text to find, or a Go (RE2) regular expression when is_regex"`
 	IsRegex       bool     `json:"is_regex,omitempty" jsonschema:"treat query as a regular expression (RE2 syntax: no backreferences or lookaround)"`
 	CaseSensitive *bool    `json:"case_sensitive,omitempty" jsonschema:"match case exactly; when left out, the search ignores case unless the query has an upper-case letter"`
-	Path          string   `json:"path,omitempty" default:"\".\"" jsonschema:"directory (or single file) to search, relative to the project root"`
+	Path          string   `json:"path,omitempty" jido:"path" default:"\".\"" jsonschema:"directory (or single file) to search, relative to the project root"`
 	IncludePaths  []string `json:"include_paths,omitempty" jsonschema:"only files matching one of these globs (a glob without / matches the file name at any depth, e.g. *.go)"`
 	ExcludePaths  []string `json:"exclude_paths,omitempty" jsonschema:"leave out files and directories matching one of these globs"`
 	OutputMode    string   `json:"output_mode,omitempty" default:"\"content\"" enum:"content|files_with_matches|count" jsonschema:"content: matching lines; files_with_matches: paths only; count: matching lines per file"`
@@ -19,4 +19,4 @@ type SearchParams struct {
 }
 
 // Search declares search.
-var Search = define[SearchParams]("search", Flags{ReadOnly: true, Idempotent: true})
+var Search = define[SearchParams]("search", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})

@@ -34,8 +34,9 @@ type Flags struct {
 type Tool struct {
 	Name        string
 	Description string
-	Flags
+	Decl
 	paramsType reflect.Type
+	fields     fields // the params' tagged fields (paths, dry run)
 
 	once       sync.Once
 	schema     *jsonschema.Schema
@@ -47,12 +48,19 @@ type Tool struct {
 
 // define declares the tool name with params type P; the description is read from name.md.
 // It panics on a broken declaration: declarations are static and covered by tests.
-func define[P any](name string, flags Flags) *Tool {
+func define[P any](name string, d Decl) *Tool {
 	desc, err := docs.ReadFile(name + ".md")
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: no description file: %v", name, err))
 	}
-	return &Tool{Name: name, Description: strings.TrimSpace(string(desc)), Flags: flags, paramsType: reflect.TypeFor[P]()}
+	return Declare[P](name, strings.TrimSpace(string(desc)), d)
+}
+
+// Declare declares a tool with params type P outside the catalogue: what define does for
+// built-in tools, for an embedder's own (and the test that adds one).
+func Declare[P any](name, description string, d Decl) *Tool {
+	pt := reflect.TypeFor[P]()
+	return &Tool{Name: name, Description: description, Decl: d, paramsType: pt, fields: scanFields(pt)}
 }
 
 // Schema returns the JSON Schema of the tool's parameters. The caller must not modify it.

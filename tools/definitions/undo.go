@@ -8,4 +8,4 @@ type UndoParams struct {
 }
 
 // Undo declares undo.
-var Undo = define[UndoParams]("undo", Flags{Mutating: true})
+var Undo = define[UndoParams]("undo", Decl{Flags: Flags{Mutating: true}, Sessions: NotInPlan})

@@ -2,14 +2,14 @@ package definitions
 
 // WriteFileParams are the arguments of write_file.
 type WriteFileParams struct {
-	Path            string `json:"path" jsonschema:"file to write, relative to the project root"`
+	Path            string `json:"path" jido:"path" jsonschema:"file to write, relative to the project root"`
 	Content         string `json:"content" jsonschema:"the full new content of the file (or the text to append)"`
 	Append          bool   `json:"append,omitempty" jsonschema:"add content at the end of the file instead of replacing it"`
 	CreateIfMissing bool   `json:"create_if_missing,omitempty" default:"true" jsonschema:"create the file (and its parent directories) when it does not exist"`
 	Force           bool   `json:"force,omitempty" jsonschema:"write even if the content does not parse (Go, JSON, Lua, Lisp, YAML, TOML) where the file did"`
-	DryRun          bool   `json:"dry_run,omitempty" jsonschema:"return the diff of the write without changing anything"`
+	DryRun          bool   `json:"dry_run,omitempty" jido:"dry_run" jsonschema:"return the diff of the write without changing anything"`
 }
 
 // WriteFile declares write_file. It is not idempotent: replacing is, but `append` adds the
 // content again on every call.
-var WriteFile = define[WriteFileParams]("write_file", Flags{Mutating: true})
+var WriteFile = define[WriteFileParams]("write_file", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor})
