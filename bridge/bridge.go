@@ -57,16 +57,11 @@ func Libraries(d Deps) []runtime.Library {
 		d.Walker = d.Walker.On(d.Store)
 	}
 	d.users = &userCalls{}
-	files := &Files{Deps: d}
-	find := &Find{Deps: d}
-	tools := map[string]lua.LGFunction{}
-	libs := []runtime.Library{files.Library(), find.Library(), (&Exec{Deps: d}).Library(), (&Changes{Deps: d}).Library(), (&Plan{Deps: d}).Library()}
-	for _, lib := range libs {
-		for name, fn := range lib.Funcs {
-			tools[name] = fn
-		}
+	tools := make(map[string]lua.LGFunction, len(builtins))
+	for _, b := range builtins {
+		tools[b.tool.Name] = b.lua(d)
 	}
-	return append(libs, (&Dispatch{Deps: d, tools: tools}).Library(), (&UserTools{Deps: d}).Library())
+	return []runtime.Library{{Name: LibraryName, Funcs: tools}, (&Dispatch{Deps: d, tools: tools}).Library(), (&UserTools{Deps: d}).Library()}
 }
 
 // redactor returns the redaction rules in force.

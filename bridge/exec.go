@@ -11,27 +11,16 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/planshell"
-	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/shell"
 	"github.com/jido-run/jido/shellclass"
 	"github.com/jido-run/jido/testrun"
 	"github.com/jido-run/jido/tools/definitions"
-	lua "github.com/yuin/gopher-lua"
 )
 
 // Exec is the bridge module of the tools that run commands.
 type Exec struct{ Deps }
 
-// Library exposes the module's functions to snippets.
-func (e *Exec) Library() runtime.Library {
-	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
-		"run_shell":  toolFunc(e.Deps, definitions.RunShell, e.RunShell),
-		"job_output": toolFunc(e.Deps, definitions.JobOutput, e.JobOutput),
-		"job_kill":   toolFunc(e.Deps, definitions.JobKill, e.JobKill),
-		"run_tests":  toolFunc(e.Deps, definitions.RunTests, e.RunTests),
-	}}
-}
 
 // ShellResult is the result of run_shell: the command's outcome (or, for a background
 // command, its job id) with its classification.

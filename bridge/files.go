@@ -8,28 +8,14 @@ import (
 	"io/fs"
 
 	"github.com/jido-run/jido/edit"
-	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/validate"
-	lua "github.com/yuin/gopher-lua"
 )
 
 // Files is the bridge module of the tools that read and change files.
 type Files struct{ Deps }
 
-// Library exposes the module's functions to snippets.
-func (f *Files) Library() runtime.Library {
-	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
-		"read_file":   toolFunc(f.Deps, definitions.ReadFile, f.ReadFile),
-		"write_file":  toolFunc(f.Deps, definitions.WriteFile, f.WriteFile),
-		"edit_file":   toolFunc(f.Deps, definitions.EditFile, f.EditFile),
-		"edit_region": toolFunc(f.Deps, definitions.EditRegion, f.EditRegion),
-		"multi_edit":  toolFunc(f.Deps, definitions.MultiEdit, f.MultiEdit),
-		"delete_file": toolFunc(f.Deps, definitions.DeleteFile, f.DeleteFile),
-		"move_file":   toolFunc(f.Deps, definitions.MoveFile, f.MoveFile),
-	}}
-}
 
 // ReadFile reads the requested lines of a text file and records the read for later edits.
 func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*ReadFileResult, error) {

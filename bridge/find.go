@@ -12,11 +12,9 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/walk"
-	lua "github.com/yuin/gopher-lua"
 )
 
 // maxDirEntries caps the entries list_dir returns.
@@ -25,16 +23,6 @@ const maxDirEntries = 2000
 // Find is the bridge module of the tools that list and find files.
 type Find struct{ Deps }
 
-// Library exposes the module's functions to snippets.
-func (f *Find) Library() runtime.Library {
-	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
-		"list_dir":    toolFunc(f.Deps, definitions.ListDir, f.ListDir),
-		"list_files":  toolFunc(f.Deps, definitions.ListFiles, f.ListFiles),
-		"glob":        toolFunc(f.Deps, definitions.Glob, f.Glob),
-		"file_exists": toolFunc(f.Deps, definitions.FileExists, f.FileExists),
-		"search":      toolFunc(f.Deps, definitions.Search, f.Search),
-	}}
-}
 
 // DirEntry is one entry of list_dir.
 type DirEntry struct {

@@ -9,9 +9,7 @@ import (
 	"strings"
 
 	"github.com/jido-run/jido/journal"
-	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/tools/definitions"
-	lua "github.com/yuin/gopher-lua"
 )
 
 // Backup says where a change's before-state is kept, so that undo can restore it.
@@ -151,12 +149,6 @@ func dedupe(s []string) []string {
 // Changes is the bridge module of undo.
 type Changes struct{ Deps }
 
-// Library exposes undo.
-func (c *Changes) Library() runtime.Library {
-	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
-		"undo": toolFunc(c.Deps, definitions.Undo, c.Undo),
-	}}
-}
 
 // UndoResult is the result of undo: what was restored, or the list of change sets.
 type UndoResult struct {

@@ -9,27 +9,17 @@ import (
 	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/plan"
 	"github.com/jido-run/jido/planshell"
-	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/shell"
 	"github.com/jido-run/jido/tools/definitions"
-	lua "github.com/yuin/gopher-lua"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 var _ Store = (*plan.View)(nil)
 
-// Plan is the bridge module of plan mode's own tools: see the whole planned change, write
+// PlanTools is the bridge module of plan mode's own tools: see the whole planned change, write
 // it to the project, or drop it.
-type Plan struct{ Deps }
+type PlanTools struct{ Deps }
 
-// Library exposes the module's functions to snippets.
-func (pl *Plan) Library() runtime.Library {
-	return runtime.Library{Name: LibraryName, Funcs: map[string]lua.LGFunction{
-		"plan_diff":    toolFunc(pl.Deps, definitions.PlanDiff, pl.PlanDiff),
-		"plan_apply":   toolFunc(pl.Deps, definitions.PlanApply, pl.PlanApply),
-		"plan_discard": toolFunc(pl.Deps, definitions.PlanDiscard, pl.PlanDiscard),
-	}}
-}
 
 // PlanChange is one planned file change in a result.
 type PlanChange struct {
@@ -51,7 +41,7 @@ type PlanResult struct {
 }
 
 // overlay returns the session's plan, or an error outside plan mode.
-func (pl *Plan) overlay() (*plan.Overlay, error) {
+func (pl *PlanTools) overlay() (*plan.Overlay, error) {
 	if pl.Deps.Plan == nil {
 		return nil, definitions.NewError(definitions.ValidationError, "this session is not in plan mode: there is no plan").
 			Hint("Start the session with --mode plan to plan changes in memory; outside plan mode, tools change the files directly")
@@ -61,7 +51,7 @@ func (pl *Plan) overlay() (*plan.Overlay, error) {
 
 // describe summarizes the plan: its changes and, withDiff, its diff (secrets redacted)
 // and line counts.
-func (pl *Plan) describe(o *plan.Overlay, withDiff bool) (*PlanResult, error) {
+func (pl *PlanTools) describe(o *plan.Overlay, withDiff bool) (*PlanResult, error) {
 	changes, err := o.Changes()
 	if err != nil {
 		return nil, err
@@ -81,7 +71,7 @@ func (pl *Plan) describe(o *plan.Overlay, withDiff bool) (*PlanResult, error) {
 }
 
 // PlanDiff shows the whole planned change.
-func (pl *Plan) PlanDiff(context.Context, definitions.PlanDiffParams) (*PlanResult, error) {
+func (pl *PlanTools) PlanDiff(context.Context, definitions.PlanDiffParams) (*PlanResult, error) {
 	o, err := pl.overlay()
 	if err != nil {
 		return nil, err
@@ -90,7 +80,7 @@ func (pl *Plan) PlanDiff(context.Context, definitions.PlanDiffParams) (*PlanResu
 }
 
 // PlanApply writes the plan to the project as one journaled change set.
-func (pl *Plan) PlanApply(ctx context.Context, p definitions.PlanApplyParams) (*PlanResult, error) {
+func (pl *PlanTools) PlanApply(ctx context.Context, p definitions.PlanApplyParams) (*PlanResult, error) {
 	o, err := pl.overlay()
 	if err != nil {
 		return nil, err
@@ -133,7 +123,7 @@ func (pl *Plan) PlanApply(ctx context.Context, p definitions.PlanApplyParams) (*
 }
 
 // committed journals an applied plan and says where its backup is.
-func (pl *Plan) committed(pd *journal.Pending) Backup {
+func (pl *PlanTools) committed(pd *journal.Pending) Backup {
 	e, err := pd.Commit(pl.Root)
 	if err != nil {
 		return Backup{BackupNote: "not journaled: " + err.Error()}
@@ -146,7 +136,7 @@ func (pl *Plan) committed(pd *journal.Pending) Backup {
 }
 
 // PlanDiscard drops the plan.
-func (pl *Plan) PlanDiscard(context.Context, definitions.PlanDiscardParams) (*PlanResult, error) {
+func (pl *PlanTools) PlanDiscard(context.Context, definitions.PlanDiscardParams) (*PlanResult, error) {
 	o, err := pl.overlay()
 	if err != nil {
 		return nil, err

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/termsafe"
+	"github.com/jido-run/jido/tools/definitions"
 )
 
 // style colours terminal output; the zero style prints plain text (not a terminal, NO_COLOR).
@@ -100,89 +102,18 @@ func oneLine(s string, max int) string {
 	return s
 }
 
-// outcome is a tool result in a few words: "212 lines", "+3 -1", "exit 0".
+// outcome is a tool result in a few words: "212 lines", "+3 -1", "exit 0", as its result
+// type says it; an error is its type and message.
 func outcome(call agent.ToolCall, res agent.ToolResult) string {
-	var m map[string]any
-	if json.Unmarshal(res.Content, &m) != nil {
-		return "done"
-	}
 	if !res.OK {
-		return fmt.Sprintf("%v: %v", m["type"], oneLine(fmt.Sprint(m["message"]), 100))
+		var e definitions.ToolError
+		if json.Unmarshal(res.Content, &e) != nil {
+			return "failed"
+		}
+		return fmt.Sprintf("%s: %s", e.Type, oneLine(e.Message, 100))
 	}
-	num := func(k string) (int, bool) {
-		f, ok := m[k].(float64)
-		return int(f), ok
-	}
-	plural := func(n int, one string) string {
-		if n == 1 {
-			return "1 " + one
-		}
-		if strings.HasSuffix(one, "y") {
-			return fmt.Sprintf("%d %sies", n, one[:len(one)-1])
-		}
-		if strings.HasSuffix(one, "ch") {
-			return fmt.Sprintf("%d %ses", n, one)
-		}
-		return fmt.Sprintf("%d %ss", n, one)
-	}
-	switch call.Name {
-	case "read_file":
-		total, _ := num("total_lines")
-		start, _ := num("start_line")
-		end, _ := num("end_line")
-		if start > 1 || end < total {
-			return fmt.Sprintf("lines %d-%d of %d", start, end, total)
-		}
-		return plural(total, "line")
-	case "edit_file", "edit_region", "multi_edit":
-		added, _ := num("lines_added")
-		removed, _ := num("lines_removed")
-		return fmt.Sprintf("+%d -%d", added, removed)
-	case "write_file":
-		n, _ := num("bytes_written")
-		if m["created"] == true {
-			return "created, " + plural(n, "byte")
-		}
-		return plural(n, "byte")
-	case "list_dir":
-		if entries, ok := m["entries"].([]any); ok {
-			return plural(len(entries), "entry")
-		}
-	case "list_files", "glob":
-		if n, ok := num("count"); ok {
-			return plural(n, "file")
-		}
-	case "search":
-		if n, ok := num("count"); ok {
-			return plural(n, "match")
-		}
-	case "file_exists":
-		if m["exists"] == true {
-			return "exists"
-		}
-		return "does not exist"
-	case "run_shell":
-		if id, ok := m["job_id"].(string); ok && id != "" {
-			return "started " + id
-		}
-		code, _ := num("exit_code")
-		if m["timed_out"] == true {
-			return "timed out"
-		}
-		return fmt.Sprintf("exit %d", code)
-	case "run_tests":
-		if _, ok := m["passed"]; ok {
-			passed, _ := num("passed")
-			failed, _ := num("failed")
-			return fmt.Sprintf("%d passed, %d failed", passed, failed)
-		}
-	case "delete_file":
-		return "deleted"
-	case "move_file":
-		return "moved to " + fmt.Sprint(m["destination"])
-	case "plan_diff", "plan_apply", "plan_discard":
-		n, _ := num("files")
-		return plural(n, "file")
+	if s, ok := bridge.Outcome(call.Name, res.Content); ok {
+		return s
 	}
 	return "done"
 }

@@ -239,11 +239,8 @@ func (g *policyGate) request(c bridge.Call) (policy.Request, string) {
 func preview(ctx context.Context, c bridge.Call) string {
 	if c.Preview != nil {
 		if res, err := c.Preview(ctx); err == nil {
-			var v struct {
-				Diff string `json:"diff"`
-			}
-			if data, err := json.Marshal(res); err == nil && json.Unmarshal(data, &v) == nil && v.Diff != "" {
-				return v.Diff
+			if d, ok := res.(bridge.Differ); ok && d.ChangeDiff() != "" {
+				return d.ChangeDiff()
 			}
 		}
 	}

@@ -106,6 +106,25 @@ func TestDenyRuleHasNoBypass(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(root, "c.txt"))
 }
 
+// TestMultiEditPreviewShowsEveryDiff checks that the approver of a multi_edit sees the
+// diffs of its files, not its arguments.
+func TestMultiEditPreviewShowsEveryDiff(t *testing.T) {
+	approver := &scripted{answers: []Answer{Deny}}
+	s, root := gatedSession(t, Config{Permissions: policy.New(policy.ModeDefault), Approver: approver})
+	require.NoError(t, os.WriteFile(filepath.Join(root, "b.txt"), []byte("one\n"), 0o644))
+	for _, p := range []string{"a.txt", "b.txt"} {
+		require.True(t, s.Call(t.Context(), ToolCall{Name: "read_file", Args: map[string]any{"path": p}}).OK)
+	}
+	r := s.Call(t.Context(), ToolCall{Name: "multi_edit", Args: map[string]any{"edits": []any{
+		map[string]any{"path": "a.txt", "old_string": "old", "new_string": "new"},
+		map[string]any{"path": "b.txt", "old_string": "one", "new_string": "two"},
+	}}})
+	assert.Equal(t, "permission-error", errType(r))
+	require.Len(t, approver.seen, 1)
+	assert.Contains(t, approver.seen[0].Preview, "+new")
+	assert.Contains(t, approver.seen[0].Preview, "+two")
+}
+
 func TestApproverAnswers(t *testing.T) {
 	approver := &scripted{answers: []Answer{Deny, AllowOnce, AllowSession}}
 	s, root := gatedSession(t, Config{Permissions: policy.New(policy.ModeDefault), Approver: approver})
