@@ -21,7 +21,6 @@ import (
 // Exec is the bridge module of the tools that run commands.
 type Exec struct{ Deps }
 
-
 // ShellResult is the result of run_shell: the command's outcome (or, for a background
 // command, its job id) with its classification.
 type ShellResult struct {

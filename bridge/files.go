@@ -16,7 +16,6 @@ import (
 // Files is the bridge module of the tools that read and change files.
 type Files struct{ Deps }
 
-
 // ReadFile reads the requested lines of a text file and records the read for later edits.
 func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*ReadFileResult, error) {
 	win, terr := window(p)

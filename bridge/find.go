@@ -23,7 +23,6 @@ const maxDirEntries = 2000
 // Find is the bridge module of the tools that list and find files.
 type Find struct{ Deps }
 
-
 // DirEntry is one entry of list_dir.
 type DirEntry struct {
 	Name string `json:"name"`

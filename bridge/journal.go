@@ -149,7 +149,6 @@ func dedupe(s []string) []string {
 // Changes is the bridge module of undo.
 type Changes struct{ Deps }
 
-
 // UndoResult is the result of undo: what was restored, or the list of change sets.
 type UndoResult struct {
 	*journal.UndoResult

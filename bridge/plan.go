@@ -20,7 +20,6 @@ var _ Store = (*plan.View)(nil)
 // it to the project, or drop it.
 type PlanTools struct{ Deps }
 
-
 // PlanChange is one planned file change in a result.
 type PlanChange struct {
 	Path string `json:"path"`
