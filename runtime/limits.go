@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"sync"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
@@ -75,13 +76,15 @@ const (
 	cacheEntries     = 256     // compiled chunks kept
 )
 
-// init sets two process-global gopher-lua knobs. MaxArrayIndex is lowered so that a sparse
-// key such as t[2^26-1] goes to the hash part instead of making the VM fill 64 M array slots;
-// 1 M keeps `#t` (which counts the array part only) right for any list a call can return,
-// while one sparse write costs at most ~80 MB and ~0.1 s. CompatVarArg off drops Lua 5.0's
-// implicit `arg` table from every vararg call: snippets use `...`, and it was most of a
-// call's garbage.
-func init() {
+// useLuaSettings sets, the first time a VM is made (not when the package is imported),
+// the two gopher-lua knobs that have no per-state form and so hold for the whole process,
+// any other gopher-lua user in it included (see the package documentation).
+// MaxArrayIndex is lowered so that a sparse key such as t[2^26-1] goes to the hash part
+// instead of making the VM fill 64 M array slots; 1 M keeps `#t` (which counts the array
+// part only) right for any list a call can return, while one sparse write costs at most
+// ~80 MB and ~0.1 s. CompatVarArg off drops Lua 5.0's implicit `arg` table from every
+// vararg call: snippets use `...`, and it was most of a call's garbage.
+var useLuaSettings = sync.OnceFunc(func() {
 	lua.MaxArrayIndex = maxArrayIndex
 	lua.CompatVarArg = false
-}
+})

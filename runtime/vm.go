@@ -13,6 +13,11 @@
 // depth, the value stack, and bounded conversion of results. One gap remains in process:
 // a single `..` instruction with many large operands allocates before anything can stop it;
 // only a memory limit on the process bounds that.
+//
+// Importing the package changes nothing outside it. The first New sets two gopher-lua
+// variables that gopher-lua keeps per process, not per state: lua.MaxArrayIndex (lowered to
+// 1<<20) and lua.CompatVarArg (false). A program that runs other gopher-lua states beside
+// jido's shares them from then on.
 package runtime
 
 import (
@@ -93,6 +98,7 @@ type reply struct {
 // New creates a VM ready to run snippets. It fails if a library's name is not a Lua identifier
 // free in the base environment, or if a library function is nil or defined twice.
 func New(opts Options) (*VM, error) {
+	useLuaSettings()
 	libs, err := mergeLibraries(opts.Libraries)
 	if err != nil {
 		return nil, err
