@@ -11,8 +11,8 @@
 // its commands: none of it may leak between clients. Its own mcp.Server gives each session
 // its own tool list too: the tools of a session depend on its root (user tools in
 // .jido/tools), role and mode, and change while it lives. Over stdio there is one session;
-// over streamable HTTP the SDK's handler asks for a server for each new session (see
-// Handler).
+// over streamable HTTP (a TCP port, or a UNIX socket behind a PeerListener) the SDK's
+// handler asks for a server for each new session (see Handler).
 //
 // The jido session is opened on the first tools/list or tools/call, within that request,
 // once the client's capabilities are known: its root (Options.ClientRoots) may come from

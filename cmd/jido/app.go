@@ -30,7 +30,7 @@ Usage:
   jido ask [--root DIR] [--yes] [--json] [--provider P] [--model M] QUESTION
   jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
   jido eval [--root DIR] [--yes] [--mode MODE] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
-  jido mcp [--root DIR] [--http ADDR [--http-any]] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--events FILE]
+  jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--events FILE]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--revoke ID]
   jido trust [--root DIR]

@@ -25,16 +25,23 @@ type mcpOptions struct {
 	rootSet bool   // --root was given: over stdio it is every session's root, whatever the client's
 	http    string // listen address of streamable HTTP ("" for stdio)
 	httpAny bool   // let --http listen on an address other than loopback
+	socket  string // path of a UNIX socket to serve streamable HTTP on ("" for none)
 }
 
+// served reports whether the server serves other processes (--http or --socket) rather
+// than the client that started it (stdio).
+func (o *mcpOptions) served() bool { return o.http != "" || o.socket != "" }
+
 // parseMCP parses the arguments of `jido mcp`. A non-loopback --http address is refused
-// without --http-any: the server runs tools for whoever connects.
+// without --http-any: the server runs tools for whoever connects. --http and --socket
+// exclude each other.
 func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
 	o := &mcpOptions{}
 	fs := newFlagSet("mcp", stderr)
 	o.register(fs)
 	fs.StringVar(&o.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
 	fs.BoolVar(&o.httpAny, "http-any", false, "let --http listen on an address other than loopback")
+	fs.StringVar(&o.socket, "socket", "", "serve streamable HTTP on a UNIX socket at this path (mode 0600, your uid only) instead of stdio")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -43,6 +50,8 @@ func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
 	}
 	fs.Visit(func(f *flag.Flag) { o.rootSet = o.rootSet || f.Name == "root" })
 	switch {
+	case o.http != "" && o.socket != "":
+		return nil, errors.New("--http and --socket exclude each other: serve on one of them")
 	case o.http == "" && o.httpAny:
 		return nil, errors.New("--http-any needs --http")
 	case o.http != "" && !o.httpAny:
@@ -66,8 +75,8 @@ func loopbackOnly(addr string) error {
 }
 
 // runMCP implements `jido mcp`: an MCP server on standard input and output, or on
-// streamable HTTP with --http, until the client leaves or SIGINT/SIGTERM; running calls
-// then get a grace period to finish.
+// streamable HTTP with --http or --socket, until the client leaves or SIGINT/SIGTERM;
+// running calls then get a grace period to finish.
 func runMCP(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parseMCP(argv, stderr)
 	if err != nil {
@@ -75,12 +84,19 @@ func runMCP(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	var ln net.Listener
-	if o.http != "" {
-		if ln, err = net.Listen("tcp", o.http); err != nil {
-			fmt.Fprintf(stderr, "jido mcp: %v\n", err)
-			return exitToolError
-		}
-		defer ln.Close()
+	switch {
+	case o.http != "":
+		ln, err = net.Listen("tcp", o.http)
+	case o.socket != "":
+		// Before the manager starts goroutines: the socket's mode comes from the umask.
+		ln, err = mcpserver.ListenSocket(o.socket, stderr)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "jido mcp: %v\n", err)
+		return exitToolError
+	}
+	if ln != nil {
+		defer ln.Close() // a UNIX socket's file goes with it
 	}
 	m, perms, done, err := o.openManager(nil, true)
 	if err != nil {
@@ -92,15 +108,15 @@ func runMCP(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Over stdio --root fixes the root; over HTTP it bounds the roots clients may choose.
 	opts := mcpserver.Options{
 		Version:      version,
-		ClientRoots:  o.http != "" || !o.rootSet,
-		ConfineRoots: o.http != "",
+		ClientRoots:  o.served() || !o.rootSet,
+		ConfineRoots: o.served(),
 		IdleTimeout:  httpIdleTimeout,
-		// An HTTP client is any local process that has the token, not the user's own
-		// terminal: its answers approve at most for its session.
-		SessionApprovalsOnly: o.http != "",
+		// An HTTP client is any local process that has the token or the uid, not the
+		// user's own terminal: its answers approve at most for its session.
+		SessionApprovalsOnly: o.served(),
 	}
 	var tokenPath string
-	if ln != nil {
+	if o.http != "" {
 		if opts.Token, tokenPath, err = writeMCPToken(ln.Addr()); err != nil {
 			fmt.Fprintf(stderr, "jido mcp: %v\n", err)
 			return exitToolError
@@ -110,9 +126,14 @@ func runMCP(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	srv := mcpserver.New(m, opts)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	if ln == nil {
+	switch {
+	case ln == nil:
 		err = srv.Run(ctx, &mcp.IOTransport{Reader: readCloser(stdin), Writer: nopWriteCloser{stdout}})
-	} else {
+	case o.socket != "":
+		// The kernel vouches for the peer's uid (mcpserver.PeerListener): no token.
+		fmt.Fprintf(stderr, "jido mcp: listening on unix:%s, path %s (processes of uid %d only)\n", ln.Addr(), mcpserver.Path, os.Geteuid())
+		err = srv.Serve(ctx, ln)
+	default:
 		fmt.Fprintf(stderr, "jido mcp: listening on http://%s%s\n", ln.Addr(), mcpserver.Path)
 		fmt.Fprintf(stderr, "jido mcp: clients must send the header \"Authorization: Bearer %s\" (the token is also in %s, readable by you only)\n", opts.Token, tokenPath)
 		err = srv.Serve(ctx, ln)

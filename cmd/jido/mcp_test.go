@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,7 +15,7 @@ func TestParseMCP(t *testing.T) {
 	cases := []struct {
 		name    string
 		args    []string
-		want    mcpOptions // the fields checked: root, rootSet, http, httpAny, yes, mode, role
+		want    mcpOptions // the fields checked: root, rootSet, http, httpAny, socket, yes, mode, role
 		wantErr string
 	}{
 		{name: "stdio defaults", args: nil, want: mcpOptions{sessionFlags: sessionFlags{root: "."}}},
@@ -30,6 +32,11 @@ func TestParseMCP(t *testing.T) {
 		{name: "host name", args: []string{"--http", "example.com:8765"}, wantErr: "not a loopback address"},
 		{name: "no port", args: []string{"--http", "127.0.0.1"}, wantErr: "host:port"},
 		{name: "http-any alone", args: []string{"--http-any"}, wantErr: "--http-any needs --http"},
+		{name: "socket", args: []string{"--socket", "/run/user/1000/jido.sock", "--root", "/p"},
+			want: mcpOptions{sessionFlags: sessionFlags{root: "/p"}, rootSet: true, socket: "/run/user/1000/jido.sock"}},
+		{name: "socket and http", args: []string{"--socket", "jido.sock", "--http", "127.0.0.1:8765"}, wantErr: "--http and --socket exclude each other"},
+		{name: "socket and any http", args: []string{"--http", "0.0.0.0:8765", "--http-any", "--socket", "jido.sock"}, wantErr: "--http and --socket exclude each other"},
+		{name: "socket with http-any", args: []string{"--socket", "jido.sock", "--http-any"}, wantErr: "--http-any needs --http"},
 		{name: "positional", args: []string{"serve"}, wantErr: "no arguments"},
 		{name: "flag after positional", args: []string{"x", "--yes"}, wantErr: "no arguments"},
 		{name: "unknown flag", args: []string{"--stdio"}, wantErr: "not defined"},
@@ -47,6 +54,7 @@ func TestParseMCP(t *testing.T) {
 			assert.Equal(t, c.want.rootSet, o.rootSet)
 			assert.Equal(t, c.want.http, o.http)
 			assert.Equal(t, c.want.httpAny, o.httpAny)
+			assert.Equal(t, c.want.socket, o.socket)
 			assert.Equal(t, c.want.yes, o.yes)
 			assert.Equal(t, c.want.mode, o.mode)
 			assert.Equal(t, c.want.role, o.role)
@@ -70,4 +78,17 @@ func TestRunMCPUsageErrors(t *testing.T) {
 	var out, errb bytes.Buffer
 	require.Equal(t, exitOK, run([]string{"help"}, nil, &out, &errb))
 	assert.Contains(t, out.String(), "jido mcp [--root DIR] [--http ADDR")
+}
+
+// TestRunMCPSocketLeavesAFileAlone: --socket on a path that holds a file is refused
+// before any session, and the file is kept.
+func TestRunMCPSocketLeavesAFileAlone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	require.NoError(t, os.WriteFile(path, []byte("keep\n"), 0o600))
+	var out, errb bytes.Buffer
+	assert.Equal(t, exitToolError, run([]string{"mcp", "--socket", path, "--root", t.TempDir()}, bytes.NewReader(nil), &out, &errb))
+	assert.Contains(t, errb.String(), "jido mcp: "+path+" exists and is not a socket")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "keep\n", string(data))
 }
