@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"context"
@@ -8,12 +8,12 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jido-run/jido/manager"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // canElicit reports whether the client of ss declared the elicitation capability (form
 // mode, which an empty capability means too).
-func canElicit(ss *mcp.ServerSession) bool {
+func canElicit(ss *sdk.ServerSession) bool {
 	p := ss.InitializeParams()
 	return p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil &&
 		(p.Capabilities.Elicitation.Form != nil || p.Capabilities.Elicitation.URL == nil)
@@ -57,7 +57,7 @@ const maxPreview = 8000
 // client's user (elicitation/create) with the tool, the reason and the preview. With
 // sessionOnly an answer approves at most for the session (Options.SessionApprovalsOnly).
 type elicitor struct {
-	ss          *mcp.ServerSession
+	ss          *sdk.ServerSession
 	sessionOnly bool
 }
 
@@ -66,7 +66,7 @@ func (e elicitor) Approve(ctx context.Context, req manager.ApprovalRequest) (man
 	if e.sessionOnly {
 		req.Rule = "" // no rule will be written
 	}
-	res, err := e.ss.Elicit(ctx, &mcp.ElicitParams{Message: approvalMessage(req), RequestedSchema: decisionSchema(e.sessionOnly)})
+	res, err := e.ss.Elicit(ctx, &sdk.ElicitParams{Message: approvalMessage(req), RequestedSchema: decisionSchema(e.sessionOnly)})
 	if err != nil {
 		return manager.Deny, err
 	}

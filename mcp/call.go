@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"bytes"
@@ -9,15 +9,15 @@ import (
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // call answers tools/call: it runs the call in the session's jido session and shapes its
 // result. Every failure, an unknown tool or bad arguments included, is a tool error.
-func (c *session) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (c *session) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	params := req.Params
 	if params == nil {
-		params = &mcp.CallToolParamsRaw{}
+		params = &sdk.CallToolParamsRaw{}
 	}
 	js, err := c.open(ctx, req.Session)
 	if err != nil {
@@ -68,7 +68,7 @@ func asToolError(err error) *definitions.ToolError {
 
 // toolResult is the MCP form of a tool's result: its JSON as structured content and as
 // one text content, or the error's JSON with isError.
-func toolResult(res manager.ToolResult) *mcp.CallToolResult {
+func toolResult(res manager.ToolResult) *sdk.CallToolResult {
 	if !res.OK {
 		return errorResult(res.Error)
 	}
@@ -76,7 +76,7 @@ func toolResult(res manager.ToolResult) *mcp.CallToolResult {
 	if err != nil {
 		return errorResult(definitions.NewError(definitions.InternalError, "%s: encoding the result: %v", res.Name, err))
 	}
-	out := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}
+	out := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(data)}}}
 	if bytes.HasPrefix(data, []byte("{")) { // structured content is an object (a user tool may return a list)
 		out.StructuredContent = json.RawMessage(data)
 	}
@@ -84,12 +84,12 @@ func toolResult(res manager.ToolResult) *mcp.CallToolResult {
 }
 
 // errorResult is the MCP form of a tool error.
-func errorResult(te *definitions.ToolError) *mcp.CallToolResult {
+func errorResult(te *definitions.ToolError) *sdk.CallToolResult {
 	data, err := encode(te)
 	if err != nil { // details that do not encode: the error without them
 		data, _ = encode(definitions.ToolError{Type: te.Type, Message: te.Message, Recovery: te.Recovery})
 	}
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(data)}}}
 }
 
 // encode is the JSON of v, without HTML escaping (diffs and commands stay readable).
@@ -109,7 +109,7 @@ func encode(v any) ([]byte, error) {
 // Notifications go out from a goroutine of their own: the command's waiter only leaves the
 // latest state in a slot, so a slow client loses intermediate states, not time. The slot
 // is never closed: a cancelled call can return before its command's waiter has stopped.
-func (s *Server) reportProgress(ctx context.Context, ss *mcp.ServerSession, token any, tool string) (context.Context, func()) {
+func (s *Server) reportProgress(ctx context.Context, ss *sdk.ServerSession, token any, tool string) (context.Context, func()) {
 	slot := make(chan manager.Progress, 1)
 	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
@@ -117,7 +117,7 @@ func (s *Server) reportProgress(ctx context.Context, ss *mcp.ServerSession, toke
 		for {
 			select {
 			case p := <-slot:
-				_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				_ = ss.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
 					ProgressToken: token, Progress: p.Elapsed.Seconds(), Message: progressMessage(tool, p),
 				})
 			case <-stop:

@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"context"
@@ -14,16 +14,16 @@ import (
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // httpClient connects a client with opts (and roots) to the MCP endpoint url over
 // streamable HTTP; the session ends with the test.
-func httpClient(t *testing.T, url string, opts *mcp.ClientOptions, roots ...*mcp.Root) *mcp.ClientSession {
+func httpClient(t *testing.T, url string, opts *sdk.ClientOptions, roots ...*sdk.Root) *sdk.ClientSession {
 	t.Helper()
-	return connectClient(t, &mcp.StreamableClientTransport{Endpoint: url}, opts, roots...)
+	return connectClient(t, &sdk.StreamableClientTransport{Endpoint: url}, opts, roots...)
 }
 
 // TestHTTPSessionsAreIndependent runs two HTTP clients on one server: each gets its own
@@ -36,9 +36,9 @@ func TestHTTPSessionsAreIndependent(t *testing.T) {
 
 	allowing := &elicitations{action: "accept", decision: "allow_session"}
 	denying := &elicitations{action: "accept", decision: "deny"}
-	a := httpClient(t, hs.URL, &mcp.ClientOptions{ElicitationHandler: allowing.handler})
-	b := httpClient(t, hs.URL, &mcp.ClientOptions{ElicitationHandler: denying.handler})
-	for _, cs := range []*mcp.ClientSession{a, b} {
+	a := httpClient(t, hs.URL, &sdk.ClientOptions{ElicitationHandler: allowing.handler})
+	b := httpClient(t, hs.URL, &sdk.ClientOptions{ElicitationHandler: denying.handler})
+	for _, cs := range []*sdk.ClientSession{a, b} {
 		ok(t, call(t, cs, "read_file", map[string]any{"path": "a.txt"}))
 	}
 	assert.Len(t, srv.m.Sessions(), 2, "one jido session per MCP session")
@@ -130,13 +130,13 @@ func TestServeShutsDownAfterRunningCalls(t *testing.T) {
 			srv, _ := newServer(t, manager.Config{}, Options{Grace: c.grace, ProgressEvery: 50 * time.Millisecond}, nil)
 			url, cancel, served := serve(t, srv)
 			running := make(chan struct{}, 100)
-			cs := httpClient(t, url, &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+			cs := httpClient(t, url, &sdk.ClientOptions{ProgressNotificationHandler: func(context.Context, *sdk.ProgressNotificationClientRequest) {
 				running <- struct{}{}
 			}})
-			result := make(chan *mcp.CallToolResult, 1)
+			result := make(chan *sdk.CallToolResult, 1)
 			go func() {
-				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
-					Name: "run_shell", Arguments: map[string]any{"command": c.command}, Meta: mcp.Meta{"progressToken": 1},
+				res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{
+					Name: "run_shell", Arguments: map[string]any{"command": c.command}, Meta: sdk.Meta{"progressToken": 1},
 				})
 				assert.NoError(t, err)
 				result <- res
@@ -200,7 +200,7 @@ func TestHTTPNeedsTheToken(t *testing.T) {
 		})
 	}
 	assert.Empty(t, srv.m.Sessions(), "no session was opened")
-	cs := connectClient(t, &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: bearer("s3cret-token")}, nil)
+	cs := connectClient(t, &sdk.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: bearer("s3cret-token")}, nil)
 	assert.Contains(t, ok(t, call(t, cs, "read_file", map[string]any{"path": "a.txt"}))["content"], "alpha")
 }
 
@@ -214,7 +214,7 @@ func TestHTTPClientsCannotApproveAlways(t *testing.T) {
 	t.Cleanup(hs.Close)
 
 	always := &elicitations{action: "accept", decision: "allow_always"}
-	a := httpClient(t, hs.URL, &mcp.ClientOptions{ElicitationHandler: always.handler})
+	a := httpClient(t, hs.URL, &sdk.ClientOptions{ElicitationHandler: always.handler})
 	ok(t, call(t, a, "read_file", map[string]any{"path": "a.txt"}))
 	e := toolError(t, call(t, a, "write_file", map[string]any{"path": "a.txt", "content": "new\n"}))
 	assert.Equal(t, definitions.PermissionError, e["type"])
@@ -226,7 +226,7 @@ func TestHTTPClientsCannotApproveAlways(t *testing.T) {
 	assert.True(t, os.IsNotExist(err), "no project rule was written")
 
 	session := &elicitations{action: "accept", decision: "allow_session"}
-	b := httpClient(t, hs.URL, &mcp.ClientOptions{ElicitationHandler: session.handler})
+	b := httpClient(t, hs.URL, &sdk.ClientOptions{ElicitationHandler: session.handler})
 	ok(t, call(t, b, "read_file", map[string]any{"path": "a.txt"}))
 	ok(t, call(t, b, "write_file", map[string]any{"path": "a.txt", "content": "newer\n"}))
 	ok(t, call(t, b, "read_file", map[string]any{"path": "a.txt"}))

@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // inflight counts work in progress that shutdown waits for. Its zero value is ready.
@@ -46,12 +46,12 @@ func (f *inflight) wait(d time.Duration) {
 // counted wraps a transport so that its connection counts in calls the requests it has
 // read and not answered yet.
 type counted struct {
-	mcp.Transport
+	sdk.Transport
 	calls *inflight
 }
 
 // Connect connects the transport and wraps its connection.
-func (t counted) Connect(ctx context.Context) (mcp.Connection, error) {
+func (t counted) Connect(ctx context.Context) (sdk.Connection, error) {
 	c, err := t.Transport.Connect(ctx)
 	if err != nil {
 		return nil, err
@@ -61,7 +61,7 @@ func (t counted) Connect(ctx context.Context) (mcp.Connection, error) {
 
 // countedConn is the connection of a counted transport.
 type countedConn struct {
-	mcp.Connection
+	sdk.Connection
 	calls *inflight
 
 	mu     sync.Mutex

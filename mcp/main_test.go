@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/sandbox"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 )
 
@@ -45,18 +45,18 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 
 // connect connects a client with opts (and roots) to srv over in-memory transports; the
 // session ends with the test.
-func connect(t *testing.T, srv *Server, opts *mcp.ClientOptions, roots ...*mcp.Root) *mcp.ClientSession {
+func connect(t *testing.T, srv *Server, opts *sdk.ClientOptions, roots ...*sdk.Root) *sdk.ClientSession {
 	t.Helper()
-	ct, st := mcp.NewInMemoryTransports()
+	ct, st := sdk.NewInMemoryTransports()
 	_, err := srv.Connect(t.Context(), st)
 	require.NoError(t, err)
 	return connectClient(t, ct, opts, roots...)
 }
 
 // connectClient connects a client with opts (and roots) over t; the session ends with the test.
-func connectClient(t *testing.T, tr mcp.Transport, opts *mcp.ClientOptions, roots ...*mcp.Root) *mcp.ClientSession {
+func connectClient(t *testing.T, tr sdk.Transport, opts *sdk.ClientOptions, roots ...*sdk.Root) *sdk.ClientSession {
 	t.Helper()
-	c := mcp.NewClient(&mcp.Implementation{Name: "jido-test", Version: "v0"}, opts)
+	c := sdk.NewClient(&sdk.Implementation{Name: "jido-test", Version: "v0"}, opts)
 	c.AddRoots(roots...)
 	cs, err := c.Connect(t.Context(), tr, nil)
 	require.NoError(t, err)
@@ -65,28 +65,28 @@ func connectClient(t *testing.T, tr mcp.Transport, opts *mcp.ClientOptions, root
 }
 
 // fileRoot is the MCP root of a local directory.
-func fileRoot(dir string) *mcp.Root { return &mcp.Root{URI: "file://" + filepath.ToSlash(dir)} }
+func fileRoot(dir string) *sdk.Root { return &sdk.Root{URI: "file://" + filepath.ToSlash(dir)} }
 
 // call calls a tool and requires that the call itself (not the tool) succeeds.
-func call(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+func call(t *testing.T, cs *sdk.ClientSession, name string, args any) *sdk.CallToolResult {
 	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: name, Arguments: args})
 	require.NoError(t, err, "%s: a tool call is never a protocol error", name)
 	return res
 }
 
 // text is the one text content of a result.
-func text(t *testing.T, res *mcp.CallToolResult) string {
+func text(t *testing.T, res *sdk.CallToolResult) string {
 	t.Helper()
 	require.NotNil(t, res, "no result")
 	require.Len(t, res.Content, 1)
-	tc, ok := res.Content[0].(*mcp.TextContent)
+	tc, ok := res.Content[0].(*sdk.TextContent)
 	require.True(t, ok, "a text content, got %T", res.Content[0])
 	return tc.Text
 }
 
 // ok requires a successful result and returns its structured content.
-func ok(t *testing.T, res *mcp.CallToolResult) map[string]any {
+func ok(t *testing.T, res *sdk.CallToolResult) map[string]any {
 	t.Helper()
 	require.False(t, res.IsError, "tool error: %s", text(t, res))
 	var fromText map[string]any
@@ -98,7 +98,7 @@ func ok(t *testing.T, res *mcp.CallToolResult) map[string]any {
 }
 
 // toolError requires an error result and returns its error: {type, message, details, recovery}.
-func toolError(t *testing.T, res *mcp.CallToolResult) map[string]any {
+func toolError(t *testing.T, res *sdk.CallToolResult) map[string]any {
 	t.Helper()
 	require.True(t, res.IsError, "want a tool error, got %s", text(t, res))
 	var e map[string]any
@@ -121,11 +121,11 @@ func resolved(t *testing.T, schema any) *jsonschema.Resolved {
 }
 
 // listTools lists the session's tools by name.
-func listTools(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {
+func listTools(t *testing.T, cs *sdk.ClientSession) map[string]*sdk.Tool {
 	t.Helper()
 	res, err := cs.ListTools(t.Context(), nil)
 	require.NoError(t, err)
-	tools := map[string]*mcp.Tool{}
+	tools := map[string]*sdk.Tool{}
 	for _, tool := range res.Tools {
 		tools[tool.Name] = tool
 	}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package mcpserver
+package mcp
 
 import (
 	"errors"

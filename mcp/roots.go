@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"context"
@@ -7,13 +7,13 @@ import (
 	"strings"
 
 	"github.com/jido-run/jido/tools/definitions"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // root returns the project root of the MCP session ss's jido session, "" for the manager's
 // own: with Options.ClientRoots, the first file:// root of a client that supports roots.
 // With Options.ConfineRoots, a root outside the manager's is refused (permission-error).
-func (s *Server) root(ctx context.Context, ss *mcp.ServerSession) (string, error) {
+func (s *Server) root(ctx context.Context, ss *sdk.ServerSession) (string, error) {
 	if !s.opts.ClientRoots {
 		return "", nil
 	}

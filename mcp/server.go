@@ -1,14 +1,13 @@
-// Package mcpserver serves jido's tools to MCP clients (editors, desktop agents) through
-// the official Go SDK, github.com/modelcontextprotocol/go-sdk/mcp. It lives in the
-// directory mcp/ but is named mcpserver, so that the SDK's package keeps its own name, mcp,
-// in this code and in its callers.
+// Package mcp serves jido's tools to MCP clients (editors, desktop agents) through the
+// official Go SDK, github.com/modelcontextprotocol/go-sdk/mcp, imported here as sdk so that
+// the two packages' names do not meet.
 //
 // # One jido session per MCP session
 //
 // A Server holds one manager.Manager for the process and gives every MCP session its own
-// mcp.Server and its own jido session (Manager.Open), closed when the MCP session ends.
+// sdk.Server and its own jido session (Manager.Open), closed when the MCP session ends.
 // A jido session is a VM, the files it has read, its "allow for this session" rules and
-// its commands: none of it may leak between clients. Its own mcp.Server gives each session
+// its commands: none of it may leak between clients. Its own sdk.Server gives each session
 // its own tool list too: the tools of a session depend on its root (user tools in
 // .jido/tools), role and mode, and change while it lives. Over stdio there is one session;
 // over streamable HTTP (a TCP port, or a UNIX socket behind a PeerListener) the SDK's
@@ -18,7 +17,7 @@
 // once the client's capabilities are known: its root (Options.ClientRoots) may come from
 // the client's roots/list, and its approver from the client's elicitation capability.
 // Each tools/list and, about once a second (Options.SyncEvery), a background loop re-read
-// Session.Tools() and add or remove tools on the session's mcp.Server, which makes the SDK
+// Session.Tools() and add or remove tools on the session's sdk.Server, which makes the SDK
 // send notifications/tools/list_changed.
 //
 // # Protocol versions
@@ -38,7 +37,7 @@
 // errors. Approvals go to the client as elicitation/create when it can answer them,
 // otherwise the policy's headless rule applies. A call that carries a progress token gets
 // notifications/progress while its command runs.
-package mcpserver
+package mcp
 
 import (
 	"cmp"
@@ -55,7 +54,7 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/manager"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Options configure a Server. Zero durations take the defaults given.
@@ -98,7 +97,7 @@ type Server struct {
 	opts Options
 
 	mu      sync.Mutex
-	live    map[*mcp.ServerSession]bool // sessions whose jido session is open
+	live    map[*sdk.ServerSession]bool // sessions whose jido session is open
 	closing bool                        // shutdown is past its grace: HTTP requests are refused
 	// pending counts the HTTP POSTs being answered and the calls read from the transports
 	// of Connect and not answered yet: shutdown lets their answers out before it closes
@@ -111,42 +110,42 @@ func New(m *manager.Manager, opts Options) *Server {
 	opts.Grace = cmp.Or(opts.Grace, 10*time.Second)
 	opts.ProgressEvery = cmp.Or(opts.ProgressEvery, time.Second)
 	opts.SyncEvery = cmp.Or(opts.SyncEvery, time.Second)
-	return &Server{m: m, opts: opts, live: map[*mcp.ServerSession]bool{}}
+	return &Server{m: m, opts: opts, live: map[*sdk.ServerSession]bool{}}
 }
 
 // statelessEra is the first protocol version without sessions (see the package doc).
 const statelessEra = "2026-07-28"
 
-// serverOptions are the options of every session's mcp.Server.
-func (s *Server) serverOptions() *mcp.ServerOptions {
-	return &mcp.ServerOptions{
+// serverOptions are the options of every session's sdk.Server.
+func (s *Server) serverOptions() *sdk.ServerOptions {
+	return &sdk.ServerOptions{
 		Instructions: "jido's tools act on one project root, in a sandbox. Errors are JSON " +
 			"with a type and recovery hints; edit a file only after reading it.",
 		Logger: s.opts.Logger,
 		// Tools are added when the jido session opens, after initialize: declare them now.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
-		SupportedProtocolVersions: slices.DeleteFunc(mcp.SupportedProtocolVersions(), func(v string) bool {
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+		SupportedProtocolVersions: slices.DeleteFunc(sdk.SupportedProtocolVersions(), func(v string) bool {
 			return v >= statelessEra
 		}),
 	}
 }
 
 // implementation is how the server introduces itself.
-func (s *Server) implementation() *mcp.Implementation {
-	return &mcp.Implementation{Name: "jido", Version: cmp.Or(s.opts.Version, "dev")}
+func (s *Server) implementation() *sdk.Implementation {
+	return &sdk.Implementation{Name: "jido", Version: cmp.Or(s.opts.Version, "dev")}
 }
 
-// Connect serves one MCP session over t, with its own mcp.Server and, once the client
+// Connect serves one MCP session over t, with its own sdk.Server and, once the client
 // lists or calls tools, its own jido session. It returns once the session is connected;
 // the session ends when the client closes it (ServerSession.Wait).
-func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
+func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSession, error) {
 	// The session outlives ctx's cancellation: shutdown ends it (Run, Serve).
 	return s.newSession().server.Connect(context.WithoutCancel(ctx), counted{t, &s.pending}, nil)
 }
 
 // Run serves one MCP session over t (stdio) until the client ends it or ctx is done, then
 // shuts the manager down: running calls get Options.Grace to finish.
-func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	ss, err := s.Connect(ctx, t)
 	if err != nil {
 		s.shutdown()
@@ -167,11 +166,11 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return nil
 }
 
-// newServerKey is the request context key of the mcp.Server that Handler makes for a new
+// newServerKey is the request context key of the sdk.Server that Handler makes for a new
 // session.
 type newServerKey struct{}
 
-// Handler returns the streamable HTTP handler of the server: a new mcp.Server, so a new
+// Handler returns the streamable HTTP handler of the server: a new sdk.Server, so a new
 // MCP session with its own jido session, for each request that starts a session (a POST
 // without Mcp-Session-Id); the SDK routes the other requests to their session. Requests a
 // browser marks as cross-origin are refused.
@@ -181,13 +180,13 @@ type newServerKey struct{}
 // a new session is made before the SDK's handler runs and passed in the request's
 // context, so that the two times the handler asks during that request get the same one.
 func (s *Server) Handler() http.Handler {
-	versions := mcp.NewServer(s.implementation(), s.serverOptions())
-	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
-		if srv, ok := r.Context().Value(newServerKey{}).(*mcp.Server); ok {
+	versions := sdk.NewServer(s.implementation(), s.serverOptions())
+	h := sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server {
+		if srv, ok := r.Context().Value(newServerKey{}).(*sdk.Server); ok {
 			return srv
 		}
 		return versions
-	}, &mcp.StreamableHTTPOptions{SessionTimeout: s.opts.IdleTimeout, Logger: s.opts.Logger})
+	}, &sdk.StreamableHTTPOptions{SessionTimeout: s.opts.IdleTimeout, Logger: s.opts.Logger})
 	// A web page the user visits must not drive the server through the browser: refuse
 	// cross-origin requests (the SDK already refuses a foreign Host on loopback).
 	return http.NewCrossOriginProtection().Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/tools/export"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -201,18 +201,18 @@ func TestToolErrorsAreResults(t *testing.T) {
 type elicitations struct {
 	action, decision string
 	mu               sync.Mutex
-	asked            []*mcp.ElicitParams
+	asked            []*sdk.ElicitParams
 }
 
 // handler is the client's elicitation handler.
-func (e *elicitations) handler(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+func (e *elicitations) handler(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.asked = append(e.asked, req.Params)
 	if e.action != "accept" {
-		return &mcp.ElicitResult{Action: e.action}, nil
+		return &sdk.ElicitResult{Action: e.action}, nil
 	}
-	return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": e.decision}}, nil
+	return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": e.decision}}, nil
 }
 
 // count is the number of forms shown.
@@ -250,7 +250,7 @@ func TestApprovalByElicitation(t *testing.T) {
 			root := t.TempDir()
 			srv, _ := newServer(t, manager.Config{Root: root, Permissions: projectPolicy(t, root)}, Options{}, map[string]string{"a.txt": "old\n"})
 			answers := &elicitations{action: c.action, decision: c.decision}
-			cs := connect(t, srv, &mcp.ClientOptions{ElicitationHandler: answers.handler})
+			cs := connect(t, srv, &sdk.ClientOptions{ElicitationHandler: answers.handler})
 			ok(t, call(t, cs, "read_file", map[string]any{"path": "a.txt"}))
 			assert.Zero(t, answers.count(), "reading needs no approval")
 
@@ -298,7 +298,7 @@ func TestYesApprovesAllButDenyRules(t *testing.T) {
 	writeTree(t, root, map[string]string{".jido/config.toml": "[[deny]]\ntool = \"write_file\"\npaths = [\"secret/**\"]\n"})
 	srv, _ := newServer(t, manager.Config{Root: root, Permissions: projectPolicy(t, root), Yes: true}, Options{}, nil)
 	answers := &elicitations{action: "accept", decision: "deny"}
-	cs := connect(t, srv, &mcp.ClientOptions{ElicitationHandler: answers.handler})
+	cs := connect(t, srv, &sdk.ClientOptions{ElicitationHandler: answers.handler})
 	ok(t, call(t, cs, "write_file", map[string]any{"path": "n.txt", "content": "x"}))
 	e := toolError(t, call(t, cs, "write_file", map[string]any{"path": "secret/k.txt", "content": "x"}))
 	assert.Equal(t, definitions.PermissionError, e["type"])
@@ -308,15 +308,15 @@ func TestYesApprovesAllButDenyRules(t *testing.T) {
 func TestProgressNotificationsWhileACommandRuns(t *testing.T) {
 	srv, _ := newServer(t, manager.Config{}, Options{ProgressEvery: 200 * time.Millisecond}, nil)
 	var mu sync.Mutex
-	var got []*mcp.ProgressNotificationParams
-	cs := connect(t, srv, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	var got []*sdk.ProgressNotificationParams
+	cs := connect(t, srv, &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
 		mu.Lock()
 		defer mu.Unlock()
 		got = append(got, req.Params)
 	}})
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{
+	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{
 		Name: "run_shell", Arguments: map[string]any{"command": "echo started; sleep 2"},
-		Meta: mcp.Meta{"progressToken": "tok-1"},
+		Meta: sdk.Meta{"progressToken": "tok-1"},
 	})
 	require.NoError(t, err)
 	ok(t, res)
@@ -345,23 +345,23 @@ func TestRootSelection(t *testing.T) {
 	cases := []struct {
 		name    string
 		opts    Options
-		caps    *mcp.ClientCapabilities // nil: the SDK's default, with roots
-		roots   []*mcp.Root
+		caps    *sdk.ClientCapabilities // nil: the SDK's default, with roots
+		roots   []*sdk.Root
 		want    string // content of where.txt in the session's root
 		refused bool
 	}{
-		{"client root", Options{ClientRoots: true}, nil, []*mcp.Root{fileRoot(other)}, "other\n", false},
-		{"first file root", Options{ClientRoots: true}, nil, []*mcp.Root{{URI: "https://example.com/x"}, fileRoot(other)}, "other\n", false},
+		{"client root", Options{ClientRoots: true}, nil, []*sdk.Root{fileRoot(other)}, "other\n", false},
+		{"first file root", Options{ClientRoots: true}, nil, []*sdk.Root{{URI: "https://example.com/x"}, fileRoot(other)}, "other\n", false},
 		{"no roots listed", Options{ClientRoots: true}, nil, nil, "server root\n", false},
-		{"client without roots", Options{ClientRoots: true}, &mcp.ClientCapabilities{}, []*mcp.Root{fileRoot(other)}, "server root\n", false},
-		{"fixed root", Options{}, nil, []*mcp.Root{fileRoot(other)}, "server root\n", false},
-		{"confined inside", Options{ClientRoots: true, ConfineRoots: true}, nil, []*mcp.Root{fileRoot(filepath.Join(base, "sub"))}, "sub\n", false},
-		{"confined outside", Options{ClientRoots: true, ConfineRoots: true}, nil, []*mcp.Root{fileRoot(other)}, "", true},
+		{"client without roots", Options{ClientRoots: true}, &sdk.ClientCapabilities{}, []*sdk.Root{fileRoot(other)}, "server root\n", false},
+		{"fixed root", Options{}, nil, []*sdk.Root{fileRoot(other)}, "server root\n", false},
+		{"confined inside", Options{ClientRoots: true, ConfineRoots: true}, nil, []*sdk.Root{fileRoot(filepath.Join(base, "sub"))}, "sub\n", false},
+		{"confined outside", Options{ClientRoots: true, ConfineRoots: true}, nil, []*sdk.Root{fileRoot(other)}, "", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv, _ := newServer(t, manager.Config{Root: base, OpenRoot: func(string) (manager.RootSetup, error) { return manager.RootSetup{}, nil }}, c.opts, nil)
-			cs := connect(t, srv, &mcp.ClientOptions{Capabilities: c.caps}, c.roots...)
+			cs := connect(t, srv, &sdk.ClientOptions{Capabilities: c.caps}, c.roots...)
 			res := call(t, cs, "read_file", map[string]any{"path": "where.txt"})
 			if c.refused {
 				e := toolError(t, res)
@@ -393,15 +393,15 @@ func TestToolListFollowsTheSession(t *testing.T) {
 	betaEdited := fakeTool(t, "beta", "second, edited", definitions.Flags{})
 	gamma := fakeTool(t, "gamma", "third", definitions.Flags{Mutating: true})
 
-	server := mcp.NewServer(&mcp.Implementation{Name: "fake"}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
-	ts := toolSet{server: server, call: func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return &mcp.CallToolResult{}, nil
+	server := sdk.NewServer(&sdk.Implementation{Name: "fake"}, &sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}}})
+	ts := toolSet{server: server, call: func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{}, nil
 	}}
 	changed := make(chan struct{}, 10)
-	ct, st := mcp.NewInMemoryTransports()
+	ct, st := sdk.NewInMemoryTransports()
 	_, err := server.Connect(t.Context(), st, nil)
 	require.NoError(t, err)
-	cs := connectClient(t, ct, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+	cs := connectClient(t, ct, &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 		changed <- struct{}{}
 	}})
 	waitChanged := func() { // at least one notification; a sync's changes may send several
@@ -452,7 +452,7 @@ func TestToolListFollowsTheSession(t *testing.T) {
 func TestUserToolAppearsWhileTheSessionLives(t *testing.T) {
 	srv, root := newServer(t, manager.Config{}, Options{SyncEvery: 50 * time.Millisecond}, nil)
 	changed := make(chan struct{}, 10)
-	cs := connect(t, srv, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+	cs := connect(t, srv, &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 		changed <- struct{}{}
 	}})
 	assert.NotContains(t, listTools(t, cs), "shout")
@@ -461,7 +461,7 @@ func TestUserToolAppearsWhileTheSessionLives(t *testing.T) {
   params = {type = "object", properties = {text = {type = "string", description = "what to say"}}, required = {"text"}},
   run = function(args) return {text = string.upper(args.text)} end,
 }`})
-	var tool *mcp.Tool
+	var tool *sdk.Tool
 	for tool == nil { // the first listing sends a notification too: wait for the one with the tool
 		select {
 		case <-changed:
@@ -476,18 +476,18 @@ func TestUserToolAppearsWhileTheSessionLives(t *testing.T) {
 
 func TestRunAnswersTheLastCallBeforeItEnds(t *testing.T) {
 	srv, _ := newServer(t, manager.Config{}, Options{ProgressEvery: 50 * time.Millisecond}, nil)
-	ct, st := mcp.NewInMemoryTransports()
+	ct, st := sdk.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(t.Context())
 	ran := make(chan error, 1)
 	go func() { ran <- srv.Run(ctx, st) }()
 	running := make(chan struct{}, 100)
-	cs := connectClient(t, ct, &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+	cs := connectClient(t, ct, &sdk.ClientOptions{ProgressNotificationHandler: func(context.Context, *sdk.ProgressNotificationClientRequest) {
 		running <- struct{}{}
 	}})
-	result := make(chan *mcp.CallToolResult, 1)
+	result := make(chan *sdk.CallToolResult, 1)
 	go func() {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
-			Name: "run_shell", Arguments: map[string]any{"command": "sleep 0.5; echo done"}, Meta: mcp.Meta{"progressToken": 1},
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{
+			Name: "run_shell", Arguments: map[string]any{"command": "sleep 0.5; echo done"}, Meta: sdk.Meta{"progressToken": 1},
 		})
 		assert.NoError(t, err)
 		result <- res

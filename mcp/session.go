@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"context"
@@ -7,13 +7,13 @@ import (
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// session is one MCP session: its own mcp.Server, and the jido session opened for it.
+// session is one MCP session: its own sdk.Server, and the jido session opened for it.
 type session struct {
 	srv    *Server
-	server *mcp.Server
+	server *sdk.Server
 	tools  toolSet
 
 	mu   sync.Mutex
@@ -21,9 +21,9 @@ type session struct {
 	err  error            // why it could not be opened: every request of the session fails with it
 }
 
-// newSession makes the mcp.Server of a new MCP session.
+// newSession makes the sdk.Server of a new MCP session.
 func (s *Server) newSession() *session {
-	c := &session{srv: s, server: mcp.NewServer(s.implementation(), s.serverOptions())}
+	c := &session{srv: s, server: sdk.NewServer(s.implementation(), s.serverOptions())}
 	c.tools = toolSet{server: c.server, call: c.call}
 	c.server.AddReceivingMiddleware(c.intercept)
 	return c
@@ -34,16 +34,16 @@ func (s *Server) newSession() *session {
 // does not offer (unknown, left out by the role, or not listed yet) goes to the tools'
 // handler here, where the SDK would answer a protocol error: the jido session runs it or
 // says why not (a validation-error with the nearest name, a permission-error).
-func (c *session) intercept(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+func (c *session) intercept(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		switch r := req.(type) {
-		case *mcp.ListToolsRequest:
+		case *sdk.ListToolsRequest:
 			js, err := c.open(ctx, r.Session)
 			if err != nil {
 				return nil, err
 			}
 			c.tools.sync(js.Tools())
-		case *mcp.CallToolRequest:
+		case *sdk.CallToolRequest:
 			if r.Params == nil || !c.tools.has(r.Params.Name) {
 				return c.call(ctx, r)
 			}
@@ -55,7 +55,7 @@ func (c *session) intercept(next mcp.MethodHandler) mcp.MethodHandler {
 // open returns the session's jido session, opening it on first use, within the request
 // of ctx (roots/list goes out on its stream). A failure sticks: every later request of the
 // MCP session fails with the same error.
-func (c *session) open(ctx context.Context, ss *mcp.ServerSession) (*manager.Session, error) {
+func (c *session) open(ctx context.Context, ss *sdk.ServerSession) (*manager.Session, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.jido != nil || c.err != nil {
@@ -72,7 +72,7 @@ func (c *session) open(ctx context.Context, ss *mcp.ServerSession) (*manager.Ses
 
 // openSession opens the jido session of the MCP session ss: on the root the client chose
 // (see root), with the client's elicitation as its approver when the client can answer.
-func (s *Server) openSession(ctx context.Context, ss *mcp.ServerSession) (*manager.Session, error) {
+func (s *Server) openSession(ctx context.Context, ss *sdk.ServerSession) (*manager.Session, error) {
 	root, err := s.root(ctx, ss)
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func (s *Server) openSession(ctx context.Context, ss *mcp.ServerSession) (*manag
 
 // watch keeps the session's tool list in step with js's until the MCP session ends, then
 // closes js.
-func (c *session) watch(ss *mcp.ServerSession, js *manager.Session) {
+func (c *session) watch(ss *sdk.ServerSession, js *manager.Session) {
 	ended := make(chan struct{})
 	go func() {
 		ss.Wait()
@@ -117,7 +117,7 @@ func (c *session) watch(ss *mcp.ServerSession, js *manager.Session) {
 }
 
 // track records (or forgets) a session whose jido session is open, for shutdown.
-func (s *Server) track(ss *mcp.ServerSession, open bool) {
+func (s *Server) track(ss *sdk.ServerSession, open bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if open {

@@ -1,4 +1,4 @@
-package mcpserver
+package mcp
 
 import (
 	"bytes"
@@ -10,13 +10,13 @@ import (
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/tools/export"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // mcpTool is the MCP form of t: export.MCPTool's name, description, input schema and
 // annotations, plus the output schema of a built-in tool's result. A tool whose result has
 // no declared type (a user's Lua tool) has no output schema.
-func mcpTool(t *definitions.Tool) *mcp.Tool {
+func mcpTool(t *definitions.Tool) *sdk.Tool {
 	mt := export.MCPTool(t)
 	if typ, ok := bridge.ResultType(t.Name); ok {
 		mt.OutputSchema = outputSchema(typ)
@@ -31,12 +31,12 @@ type offered struct {
 	form []byte
 }
 
-// toolSet keeps the tools of an mcp.Server in step with a jido session's, which can change
+// toolSet keeps the tools of an sdk.Server in step with a jido session's, which can change
 // while it lives (user tools in .jido/tools are added, edited, removed). Adding or removing
 // a tool makes the SDK send notifications/tools/list_changed to the client.
 type toolSet struct {
-	server *mcp.Server
-	call   mcp.ToolHandler // the handler of every tool
+	server *sdk.Server
+	call   sdk.ToolHandler // the handler of every tool
 
 	mu    sync.Mutex
 	tools map[string]offered // by name
