@@ -22,7 +22,7 @@ var errNoRunner = errors.New("no test runner found: looked for go.mod, Cargo.tom
 var detectOrder = []Runner{Go, Cargo, NPM, Pytest, ERT, Make}
 
 // Detect chooses the runner from files in fsys (the project root) and builds
-// the Plan to run it.
+// the Invocation to run it.
 //
 // The rules: go.mod -> Go; Cargo.toml -> Cargo; package.json with a test
 // script -> NPM, or Node when the script is plainly `node --test ...`;
@@ -35,7 +35,7 @@ var detectOrder = []Runner{Go, Cargo, NPM, Pytest, ERT, Make}
 // The directories from Options.Path (its directory when Path is a file) up to
 // the root are examined in turn, closest first; in each, the rules are tried
 // in the order Go, Cargo, NPM/Node, Pytest, ERT, Make, and the first match
-// wins, with that directory as Plan.Dir. The rules that go by file names
+// wins, with that directory as Invocation.Dir. The rules that go by file names
 // (test files, conftest.py) look at the directory's whole subtree but only
 // apply in a project's top directory (the root, or one holding a project
 // file such as go.mod, package.json, pyproject.toml, a Makefile or .git), so
@@ -44,21 +44,21 @@ var detectOrder = []Runner{Go, Cargo, NPM, Pytest, ERT, Make}
 // to those projects. A forced Options.Runner only tries its own rule (and
 // runs from the root when nothing marks a directory). Options.Command skips
 // detection altogether. Detect only reads fsys.
-func Detect(fsys fs.FS, opts Options) (Plan, error) {
+func Detect(fsys fs.FS, opts Options) (Invocation, error) {
 	target, err := cleanRel(opts.Path)
 	if err != nil {
-		return Plan{}, fmt.Errorf("path: %w", err)
+		return Invocation{}, fmt.Errorf("path: %w", err)
 	}
 	if opts.ReportDir != "" {
 		if opts.ReportDir, err = cleanRel(opts.ReportDir); err != nil {
-			return Plan{}, fmt.Errorf("report dir: %w", err)
+			return Invocation{}, fmt.Errorf("report dir: %w", err)
 		}
 	}
 	start, isFile := target, false
 	if target != "." {
 		st, err := fs.Stat(fsys, target)
 		if err != nil {
-			return Plan{}, fmt.Errorf("path %q: %w", opts.Path, err)
+			return Invocation{}, fmt.Errorf("path %q: %w", opts.Path, err)
 		}
 		if !st.IsDir() {
 			isFile = true
@@ -66,26 +66,26 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 		}
 	}
 	if len(opts.Command) > 0 {
-		return commandPlan(fsys, opts)
+		return commandInvocation(fsys, opts)
 	}
 	if opts.Runner != "" && !knownRunner(opts.Runner) {
-		return Plan{}, fmt.Errorf("unknown runner %q (want go, node, npm, pytest, cargo, ert or make)", opts.Runner)
+		return Invocation{}, fmt.Errorf("unknown runner %q (want go, node, npm, pytest, cargo, ert or make)", opts.Runner)
 	}
 
 	d := &detector{fsys: fsys, facts: map[string]*dirFacts{}}
 	t := targetPath{path: target, isFile: isFile}
 	for dir := start; ; dir = path.Dir(dir) {
 		if r := d.match(dir, opts.Runner); r != "" {
-			return buildPlan(d, r, dir, t, opts)
+			return buildInvocation(d, r, dir, t, opts)
 		}
 		if dir == "." {
 			break
 		}
 	}
 	if opts.Runner != "" {
-		return buildPlan(d, opts.Runner, ".", t, opts)
+		return buildInvocation(d, opts.Runner, ".", t, opts)
 	}
-	return Plan{}, errNoRunner
+	return Invocation{}, errNoRunner
 }
 
 // targetPath is what Options.Path named, cleaned.

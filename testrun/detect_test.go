@@ -36,63 +36,63 @@ const (
 )
 
 func TestDetect(t *testing.T) {
-	pytest := func(dir string, extra ...string) Plan {
-		return Plan{Runner: Pytest, Argv: append([]string{"pytest", "-q"}, extra...), Dir: dir,
+	pytest := func(dir string, extra ...string) Invocation {
+		return Invocation{Runner: Pytest, Argv: append([]string{"pytest", "-q"}, extra...), Dir: dir,
 			Env: env("PYTHONDONTWRITEBYTECODE", "1", "PY_COLORS", "0")}
 	}
-	ert := func(extra ...string) Plan {
-		return Plan{Runner: ERT, Argv: append([]string{"emacs", "-batch"}, extra...), Dir: ".", Env: env()}
+	ert := func(extra ...string) Invocation {
+		return Invocation{Runner: ERT, Argv: append([]string{"emacs", "-batch"}, extra...), Dir: ".", Env: env()}
 	}
-	cargo := Plan{Runner: Cargo, Argv: []string{"cargo", "test", "--no-fail-fast"}, Dir: ".", Env: env("CARGO_TERM_COLOR", "never")}
+	cargo := Invocation{Runner: Cargo, Argv: []string{"cargo", "test", "--no-fail-fast"}, Dir: ".", Env: env("CARGO_TERM_COLOR", "never")}
 
 	tests := []struct {
 		name    string
 		fs      fstest.MapFS
 		opts    Options
-		want    Plan
+		want    Invocation
 		wantErr string
 	}{
 		// Go
 		{name: "go.mod", fs: files("go.mod", goMod, "a/a_test.go", "package a"),
-			want: Plan{Runner: Go, Argv: []string{"go", "test", "-json", "./..."}, Dir: ".", Env: env(), goModule: "example.com/m"}},
+			want: Invocation{Runner: Go, Argv: []string{"go", "test", "-json", "./..."}, Dir: ".", Env: env(), goModule: "example.com/m"}},
 		{name: "go directory and selector", fs: files("go.mod", goMod, "a/b/b_test.go", "package b"), opts: Options{Path: "a/b/", Selector: "TestX$"},
-			want: Plan{Runner: Go, Argv: []string{"go", "test", "-json", "-run", "TestX$", "./a/b/..."}, Dir: ".", Env: env(), goModule: "example.com/m"}},
+			want: Invocation{Runner: Go, Argv: []string{"go", "test", "-json", "-run", "TestX$", "./a/b/..."}, Dir: ".", Env: env(), goModule: "example.com/m"}},
 		{name: "go file", fs: files("go.mod", goMod, "a/a_test.go", "package a"), opts: Options{Path: "a/a_test.go"},
-			want: Plan{Runner: Go, Argv: []string{"go", "test", "-json", "./a"}, Dir: ".", Env: env(), goModule: "example.com/m"}},
+			want: Invocation{Runner: Go, Argv: []string{"go", "test", "-json", "./a"}, Dir: ".", Env: env(), goModule: "example.com/m"}},
 		{name: "go file at the module root", fs: files("go.mod", goMod, "m_test.go", "package m"), opts: Options{Path: "m_test.go"},
-			want: Plan{Runner: Go, Argv: []string{"go", "test", "-json", "."}, Dir: ".", Env: env(), goModule: "example.com/m"}},
+			want: Invocation{Runner: Go, Argv: []string{"go", "test", "-json", "."}, Dir: ".", Env: env(), goModule: "example.com/m"}},
 
 		// JavaScript
 		{name: "npm test script", fs: files("package.json", pkgJest),
-			want: Plan{Runner: NPM, Argv: []string{"npm", "test", "--silent"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: NPM, Argv: []string{"npm", "test", "--silent"}, Dir: ".", Env: env()}},
 		{name: "npm jest selector", fs: files("package.json", pkgJest), opts: Options{Selector: "adds"},
-			want: Plan{Runner: NPM, Argv: []string{"npm", "test", "--silent", "--", "-t", "adds"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: NPM, Argv: []string{"npm", "test", "--silent", "--", "-t", "adds"}, Dir: ".", Env: env()}},
 		{name: "npm mocha selector", fs: files("package.json", `{"scripts":{"test":"NODE_ENV=test mocha"}}`), opts: Options{Selector: "adds"},
-			want: Plan{Runner: NPM, Argv: []string{"npm", "test", "--silent", "--", "--grep", "adds"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: NPM, Argv: []string{"npm", "test", "--silent", "--", "--grep", "adds"}, Dir: ".", Env: env()}},
 		{name: "npm selector unknown script", fs: files("package.json", `{"scripts":{"test":"./run-tests.sh"}}`), opts: Options{Selector: "x"},
 			wantErr: "no known test name filter"},
 		{name: "script with shell operators stays npm", fs: files("package.json", `{"scripts":{"test":"node --test && eslint ."}}`),
-			want: Plan{Runner: NPM, Argv: []string{"npm", "test", "--silent"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: NPM, Argv: []string{"npm", "test", "--silent"}, Dir: ".", Env: env()}},
 		{name: "node --test script runs directly", fs: files("package.json", pkgNodeTest, "test/a.test.js", ""), opts: Options{ReportDir: ".jido/tmp/r"},
-			want: Plan{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=junit", "--test-reporter-destination=.jido/tmp/r/node-junit.xml",
+			want: Invocation{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=junit", "--test-reporter-destination=.jido/tmp/r/node-junit.xml",
 				"--test-reporter=tap", "--test-reporter-destination=stdout"}, Dir: ".", Env: env(), Report: ".jido/tmp/r/node-junit.xml"}},
 		{name: "node script flags and globs", fs: files("package.json", `{"scripts":{"test":"node --test --test-reporter spec --require ./setup.js test/*.test.mjs"}}`,
 			"test/b.test.mjs", "", "test/a.test.mjs", "", "test/helper.mjs", ""), opts: Options{Selector: "adds"},
-			want: Plan{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=tap", "--require", "./setup.js", "--test-name-pattern=adds",
+			want: Invocation{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=tap", "--require", "./setup.js", "--test-name-pattern=adds",
 				"test/a.test.mjs", "test/b.test.mjs"}, Dir: ".", Env: env()}},
 		{name: "default npm script and test files", fs: files("package.json", pkgDefault, "src/x.test.js", ""),
-			want: Plan{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=tap"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=tap"}, Dir: ".", Env: env()}},
 		{name: "test files without package.json", fs: files("lib/x.test.mjs", ""),
-			want: Plan{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=tap"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=tap"}, Dir: ".", Env: env()}},
 		{name: "node directory lists its test files", fs: files("package.json", pkgNodeTest, "test/a.test.js", "", "test/util/h.js", "", "lib/x.js", "", "test/node_modules/m.test.js", ""),
 			opts: Options{Path: "test"},
-			want: Plan{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=tap", "test/a.test.js", "test/util/h.js"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=tap", "test/a.test.js", "test/util/h.js"}, Dir: ".", Env: env()}},
 		{name: "package.json without tests", fs: files("package.json", pkgDefault, "index.js", ""), wantErr: "no test runner found"},
 
 		// Cargo
 		{name: "Cargo.toml", fs: files("Cargo.toml", "[package]\n", "src/lib.rs", ""), want: cargo},
 		{name: "cargo integration test file and filter", fs: files("Cargo.toml", "[package]\n", "tests/api.rs", ""), opts: Options{Path: "tests/api.rs", Selector: "adds"},
-			want: Plan{Runner: Cargo, Argv: []string{"cargo", "test", "--no-fail-fast", "--test", "api", "adds"}, Dir: ".", Env: env("CARGO_TERM_COLOR", "never")}},
+			want: Invocation{Runner: Cargo, Argv: []string{"cargo", "test", "--no-fail-fast", "--test", "api", "adds"}, Dir: ".", Env: env("CARGO_TERM_COLOR", "never")}},
 
 		// Pytest
 		{name: "pytest.ini", fs: files("pytest.ini", "[pytest]\n"), want: pytest(".")},
@@ -105,7 +105,7 @@ func TestDetect(t *testing.T) {
 		{name: "pyproject without pytest or tests", fs: files("pyproject.toml", "[project]\n", "pkg/x.py", ""), wantErr: "no test runner found"},
 		{name: "pytest path, selector and report", fs: files("pytest.ini", "", "tests/test_a.py", ""),
 			opts: Options{Path: "tests/test_a.py", Selector: "a and not b", ReportDir: "out"},
-			want: Plan{Runner: Pytest, Argv: []string{"pytest", "-q", "--junitxml=out/pytest.xml", "-k", "a and not b", "tests/test_a.py"}, Dir: ".",
+			want: Invocation{Runner: Pytest, Argv: []string{"pytest", "-q", "--junitxml=out/pytest.xml", "-k", "a and not b", "tests/test_a.py"}, Dir: ".",
 				Env: env("PYTHONDONTWRITEBYTECODE", "1", "PY_COLORS", "0"), Report: "out/pytest.xml"}},
 
 		// ERT
@@ -120,17 +120,17 @@ func TestDetect(t *testing.T) {
 
 		// Make
 		{name: "Makefile test target", fs: files("Makefile", makeTest),
-			want: Plan{Runner: Make, Argv: []string{"make", "test"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: Make, Argv: []string{"make", "test"}, Dir: ".", Env: env()}},
 		{name: "Makefile test among targets, selector", fs: files("GNUmakefile", "test check: deps\n\t./t\n"), opts: Options{Selector: "adds"},
-			want: Plan{Runner: Make, Argv: []string{"make", "test", "TEST=adds"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: Make, Argv: []string{"make", "test", "TEST=adds"}, Dir: ".", Env: env()}},
 		{name: "Makefile without test target", fs: files("Makefile", "TEST := 1\ntest-data:\n\ttrue\n.PHONY: test\ncheck:\n\ttrue\n"), wantErr: "no test runner found"},
 
 		// Precedence in one directory.
 		{name: "go before everything", fs: files("go.mod", goMod, "package.json", pkgJest, "Makefile", makeTest, "pytest.ini", ""),
-			want: Plan{Runner: Go, Argv: []string{"go", "test", "-json", "./..."}, Dir: ".", Env: env(), goModule: "example.com/m"}},
+			want: Invocation{Runner: Go, Argv: []string{"go", "test", "-json", "./..."}, Dir: ".", Env: env(), goModule: "example.com/m"}},
 		{name: "cargo before npm", fs: files("Cargo.toml", "", "package.json", pkgJest), want: cargo},
 		{name: "npm before pytest", fs: files("package.json", pkgJest, "pytest.ini", ""),
-			want: Plan{Runner: NPM, Argv: []string{"npm", "test", "--silent"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: NPM, Argv: []string{"npm", "test", "--silent"}, Dir: ".", Env: env()}},
 		{name: "pytest before ert and make", fs: files("conftest.py", "", "test/foo-test.el", ertTest, "Makefile", makeTest), want: pytest(".")},
 		{name: "ert before make", fs: files("test/foo-test.el", ertTest, "Makefile", makeTest),
 			want: ert("-L", ".", "-L", "test", "-l", "ert", "--eval", ertLocationAdvice, "-l", "test/foo-test.el", "-f", "ert-run-tests-batch-and-exit")},
@@ -138,25 +138,25 @@ func TestDetect(t *testing.T) {
 		// The closest directory wins.
 		{name: "closest: npm in a subdirectory of a go module", fs: files("go.mod", goMod, "web/package.json", pkgJest, "web/src/a.js", ""),
 			opts: Options{Path: "web/src"},
-			want: Plan{Runner: NPM, Argv: []string{"npm", "test", "--silent"}, Dir: "web", Env: env()}},
+			want: Invocation{Runner: NPM, Argv: []string{"npm", "test", "--silent"}, Dir: "web", Env: env()}},
 		{name: "closest: node file below a package.json", fs: files("go.mod", goMod, "web/package.json", pkgNodeTest, "web/src/a.test.js", ""),
 			opts: Options{Path: "web/src/a.test.js", ReportDir: ".jido/tmp/t1"},
-			want: Plan{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=junit", "--test-reporter-destination=../.jido/tmp/t1/node-junit.xml",
+			want: Invocation{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=junit", "--test-reporter-destination=../.jido/tmp/t1/node-junit.xml",
 				"--test-reporter=tap", "--test-reporter-destination=stdout", "src/a.test.js"}, Dir: "web", Env: env(), Report: "../.jido/tmp/t1/node-junit.xml"}},
 		{name: "closest: go module below a Makefile", fs: files("Makefile", makeTest, "svc/go.mod", goMod, "svc/x/x_test.go", ""),
 			opts: Options{Path: "svc/x"},
-			want: Plan{Runner: Go, Argv: []string{"go", "test", "-json", "./x/..."}, Dir: "svc", Env: env(), goModule: "example.com/m"}},
+			want: Invocation{Runner: Go, Argv: []string{"go", "test", "-json", "./x/..."}, Dir: "svc", Env: env(), goModule: "example.com/m"}},
 		{name: "closest: pytest report dir from a subdirectory", fs: files("Makefile", makeTest, "py/pytest.ini", "", "py/tests/test_a.py", ""),
 			opts: Options{Path: "py/tests", ReportDir: ".jido/tmp/t1"},
-			want: Plan{Runner: Pytest, Argv: []string{"pytest", "-q", "--junitxml=../.jido/tmp/t1/pytest.xml", "tests"}, Dir: "py",
+			want: Invocation{Runner: Pytest, Argv: []string{"pytest", "-q", "--junitxml=../.jido/tmp/t1/pytest.xml", "tests"}, Dir: "py",
 				Env: env("PYTHONDONTWRITEBYTECODE", "1", "PY_COLORS", "0"), Report: "../.jido/tmp/t1/pytest.xml"}},
 		{name: "whole project: the root's runner, not a subdirectory's", fs: files("go.mod", goMod, "py/pytest.ini", ""),
-			want: Plan{Runner: Go, Argv: []string{"go", "test", "-json", "./..."}, Dir: ".", Env: env(), goModule: "example.com/m"}},
+			want: Invocation{Runner: Go, Argv: []string{"go", "test", "-json", "./..."}, Dir: ".", Env: env(), goModule: "example.com/m"}},
 		{name: "nested projects' files are theirs", fs: files("web/package.json", pkgDefault, "web/a.test.js", "", "node_modules/x/y.test.js", ""),
 			wantErr: "no test runner found"},
 		{name: "make found walking up past a nested project", fs: files("Makefile", makeTest, "web/package.json", pkgDefault),
 			opts: Options{Path: "web"},
-			want: Plan{Runner: Make, Argv: []string{"make", "test"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: Make, Argv: []string{"make", "test"}, Dir: ".", Env: env()}},
 
 		{name: "file rules run from the project's top, not the tests' directory",
 			fs: files("Eask", "", "foo.el", "", "test/foo-test.el", ertTest), opts: Options{Path: "test"},
@@ -171,18 +171,18 @@ func TestDetect(t *testing.T) {
 		{name: "forced runner", fs: files("go.mod", goMod, "t/test_a.py", ""), opts: Options{Runner: Pytest, Path: "t"},
 			want: pytest(".", "t")},
 		{name: "forced runner without markers runs at the root", fs: files("x/y.txt", ""), opts: Options{Runner: Make, Path: "x"},
-			want: Plan{Runner: Make, Argv: []string{"make", "test"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: Make, Argv: []string{"make", "test"}, Dir: ".", Env: env()}},
 		{name: "forced node on an npm project", fs: files("package.json", pkgJest), opts: Options{Runner: Node},
-			want: Plan{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=tap"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: Node, Argv: []string{"node", "--test", "--test-reporter=tap"}, Dir: ".", Env: env()}},
 		{name: "forced npm on a node --test script", fs: files("package.json", pkgNodeTest), opts: Options{Runner: NPM},
-			want: Plan{Runner: NPM, Argv: []string{"npm", "test", "--silent"}, Dir: ".", Env: env()}},
+			want: Invocation{Runner: NPM, Argv: []string{"npm", "test", "--silent"}, Dir: ".", Env: env()}},
 		{name: "unknown runner", fs: files("go.mod", goMod), opts: Options{Runner: "rspec"}, wantErr: `unknown runner "rspec"`},
 		{name: "command override", fs: files("go.mod", goMod), opts: Options{Command: []string{"./ci/test.sh", "-v"}},
-			want: Plan{Argv: []string{"./ci/test.sh", "-v"}, Dir: ".", Env: env(), goModule: "example.com/m"}},
+			want: Invocation{Argv: []string{"./ci/test.sh", "-v"}, Dir: ".", Env: env(), goModule: "example.com/m"}},
 		{name: "command override with report dir", fs: files(), opts: Options{Command: []string{"./t"}, Runner: Pytest, ReportDir: "r"},
-			want: Plan{Runner: Pytest, Argv: []string{"./t"}, Dir: ".", Env: env("JIDO_TEST_REPORT", "r/junit.xml"), Report: "r/junit.xml"}},
+			want: Invocation{Runner: Pytest, Argv: []string{"./t"}, Dir: ".", Env: env("JIDO_TEST_REPORT", "r/junit.xml"), Report: "r/junit.xml"}},
 		{name: "command override naming its report", fs: files(), opts: Options{Command: []string{"python3", "-m", "pytest", "--junitxml", "out.xml"}, ReportDir: "r"},
-			want: Plan{Argv: []string{"python3", "-m", "pytest", "--junitxml", "out.xml"}, Dir: ".", Env: env(), Report: "out.xml"}},
+			want: Invocation{Argv: []string{"python3", "-m", "pytest", "--junitxml", "out.xml"}, Dir: ".", Env: env(), Report: "out.xml"}},
 
 		// Errors.
 		{name: "nothing", fs: files("README.md", "hi"), wantErr: "no test runner found: looked for go.mod, Cargo.toml, package.json"},

@@ -50,8 +50,8 @@ func FuzzParseGo(f *testing.F) {
 	f.Add([]byte(`{"Action":"output","Package":"p","Test":"T","Output":"\tx_test.go:99999999999999999999 +0x1\n"}`))
 	f.Add([]byte(`{"Action":"build-fail","ImportPath":"x"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := Plan{Runner: Go, Dir: "d", goModule: "example.com/m"}
-		parseGoJSON(&input{plan: p, stdout: data, exitCode: 1})
+		p := Invocation{Runner: Go, Dir: "d", goModule: "example.com/m"}
+		parseGoJSON(&input{invocation: p, stdout: data, exitCode: 1})
 		checkInvariants(t, Parse(p, data, data, 1, nil))
 	})
 }
@@ -67,7 +67,7 @@ func FuzzParseJUnit(f *testing.F) {
 			parseJUnit(data, flavor)
 		}
 		for _, r := range []Runner{Pytest, Node, ""} {
-			checkInvariants(t, Parse(Plan{Runner: r, Report: "r.xml"}, nil, nil, 1, data))
+			checkInvariants(t, Parse(Invocation{Runner: r, Report: "r.xml"}, nil, nil, 1, data))
 		}
 	})
 }
@@ -79,12 +79,12 @@ func FuzzParseText(f *testing.F) {
 	addGoldenSeeds(f, "_all.stderr")
 	f.Add([]byte("TAP version 13\n    not ok 1 - a\n  ---\n  error: |-\n  ...\nnot ok 2 - b\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		in := &input{plan: Plan{}, stdout: data, stderr: data, exitCode: 1}
+		in := &input{invocation: Invocation{}, stdout: data, stderr: data, exitCode: 1}
 		for _, parse := range sniffParsers {
 			parse(in)
 		}
 		for _, r := range []Runner{Cargo, ERT, NPM, Make} {
-			checkInvariants(t, Parse(Plan{Runner: r}, data, nil, 2, nil))
+			checkInvariants(t, Parse(Invocation{Runner: r}, data, nil, 2, nil))
 		}
 	})
 }

@@ -6,7 +6,7 @@ type parser func(in *input) (t *tally, ok bool)
 
 // input is one finished run as Parse received it.
 type input struct {
-	plan           Plan
+	invocation     Invocation
 	stdout, stderr []byte
 	report         []byte
 	exitCode       int
@@ -43,14 +43,14 @@ var sniffParsers = []parser{
 }
 
 // Parse builds the summary of a finished run: stdout and stderr as captured,
-// the exit code, and the report file content when the Plan named one (nil if
+// the exit code, and the report file content when the Invocation named one (nil if
 // missing).
 //
 // The runner's own formats are tried first, then every known format (so a
 // Makefile or a command override that runs a known runner is still
 // understood); output in no known format gives Parsed=false with counts from
 // the exit code and the end of the output in Report. Parse never panics.
-func Parse(p Plan, stdout, stderr []byte, exitCode int, report []byte) (s Summary) {
+func Parse(p Invocation, stdout, stderr []byte, exitCode int, report []byte) (s Summary) {
 	defer func() {
 		// The parsers are written not to panic; should one still do on
 		// some output, the run is reported from its exit code rather
@@ -59,7 +59,7 @@ func Parse(p Plan, stdout, stderr []byte, exitCode int, report []byte) (s Summar
 			s = fallbackSummary(p, stdout, stderr, exitCode)
 		}
 	}()
-	in := &input{plan: p, stdout: stdout, stderr: stderr, report: report, exitCode: exitCode}
+	in := &input{invocation: p, stdout: stdout, stderr: stderr, report: report, exitCode: exitCode}
 	for _, parsers := range [][]parser{runnerParsers[p.Runner], sniffParsers} {
 		for _, parse := range parsers {
 			if t, ok := parse(in); ok {

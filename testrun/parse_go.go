@@ -124,7 +124,7 @@ func parseGoJSON(in *input) (*tally, bool) {
 		pkg := pkgs[name]
 		referenced[pkg.failedBuild] = true
 		t.durationMS += int64(pkg.elapsed * 1000)
-		failed := goCountTests(t, pkg, in.plan.goModule)
+		failed := goCountTests(t, pkg, in.invocation.goModule)
 		if pkg.action == "fail" && failed == 0 {
 			t.addError(goPackageError(pkg, builds[pkg.failedBuild]))
 		}

@@ -39,7 +39,7 @@ func loadGolden(t *testing.T, name string) golden {
 
 // goldenPlan is the plan Detect makes for a real case's fixture, as in
 // TestRealRunners.
-func goldenPlan(t *testing.T, tc realCase) Plan {
+func goldenPlan(t *testing.T, tc realCase) Invocation {
 	t.Helper()
 	opts := tc.opts
 	opts.ReportDir = reportDir
@@ -71,7 +71,7 @@ func replayGoldens(t *testing.T, prefixes ...string) {
 }
 
 // parseGolden parses a saved run with the plan of the real case of that name.
-func parseGolden(t *testing.T, name string, edit func(*Plan, *golden)) Summary {
+func parseGolden(t *testing.T, name string, edit func(*Invocation, *golden)) Summary {
 	t.Helper()
 	for _, tc := range realCases {
 		if tc.name == name {
@@ -112,12 +112,12 @@ func TestParseGo(t *testing.T) {
 	})
 
 	t.Run("without module path, files are base names", func(t *testing.T) {
-		s := parseGolden(t, "go_all", func(p *Plan, _ *golden) { p.goModule = "" })
+		s := parseGolden(t, "go_all", func(p *Invocation, _ *golden) { p.goModule = "" })
 		assert.Equal(t, "calc_test.go", failureNamed(t, s, "TestSub").File)
 	})
 
 	t.Run("plan dir prefixes files", func(t *testing.T) {
-		s := parseGolden(t, "go_all", func(p *Plan, _ *golden) { p.Dir = "svc" })
+		s := parseGolden(t, "go_all", func(p *Invocation, _ *golden) { p.Dir = "svc" })
 		assert.Equal(t, "svc/calc/calc_test.go", failureNamed(t, s, "TestSub").File)
 	})
 
@@ -127,7 +127,7 @@ func TestParseGo(t *testing.T) {
 {"Action":"run","Package":"p","Test":"TestB"}
 {"Action":"pass","Package":"p","Test":"TestB"}
 `
-		s := Parse(Plan{Runner: Go}, []byte(out), nil, 2, nil)
+		s := Parse(Invocation{Runner: Go}, []byte(out), nil, 2, nil)
 		assert.True(t, s.Parsed)
 		assert.Equal(t, 1, s.Failed)
 		assert.Equal(t, 1, s.Passed)
@@ -142,7 +142,7 @@ func TestParseGo(t *testing.T) {
 {"Action":"fail","Package":"p","Test":"TestP"}
 {"Action":"fail","Package":"p","Elapsed":0.5}
 `
-		s := Parse(Plan{Runner: Go}, []byte(out), nil, 1, nil)
+		s := Parse(Invocation{Runner: Go}, []byte(out), nil, 1, nil)
 		assert.Equal(t, 1, s.Passed)
 		assert.Equal(t, 1, s.Failed)
 		assert.Equal(t, 0, s.Errors)
@@ -156,14 +156,14 @@ func TestParseGo(t *testing.T) {
 {"Action":"output","Package":"p","Output":"FAIL\tp\t0.01s\n"}
 {"Action":"fail","Package":"p"}
 `
-		s := Parse(Plan{Runner: Go}, []byte(out), nil, 1, nil)
+		s := Parse(Invocation{Runner: Go}, []byte(out), nil, 1, nil)
 		assert.Equal(t, 1, s.Errors)
 		assert.Equal(t, "p [package failed]", s.Failures[0].Name)
 		assert.Equal(t, "TestMain exploded", s.Failures[0].Message)
 	})
 
 	t.Run("no JSON at all falls back", func(t *testing.T) {
-		s := Parse(Plan{Runner: Go}, nil, []byte("go: cannot find main module\n"), 1, nil)
+		s := Parse(Invocation{Runner: Go}, nil, []byte("go: cannot find main module\n"), 1, nil)
 		assert.False(t, s.Parsed)
 		assert.Equal(t, 1, s.Errors)
 		assert.Contains(t, s.Report, "go: cannot find main module")
@@ -174,7 +174,7 @@ func TestParseNode(t *testing.T) {
 	replayGoldens(t, "node_", "command_node")
 
 	t.Run("TAP on stdout when the report is missing", func(t *testing.T) {
-		s := parseGolden(t, "node_all", func(_ *Plan, g *golden) { g.report = nil })
+		s := parseGolden(t, "node_all", func(_ *Invocation, g *golden) { g.report = nil })
 		assert.Equal(t, []int{2, 2, 1}, []int{s.Passed, s.Failed, s.Skipped})
 		f := failureNamed(t, s, "strings > lower-cases")
 		assert.Equal(t, goldenRoot+"/test/calc.test.js", f.File)
@@ -215,7 +215,7 @@ Snapshots:   0 total
 Time:        0.512 s
 Ran all test suites.
 `
-		s := Parse(Plan{Runner: NPM}, nil, []byte(out), 1, nil)
+		s := Parse(Invocation{Runner: NPM}, nil, []byte(out), 1, nil)
 		assert.Equal(t, []int{1, 1, 1, 0}, []int{s.Passed, s.Failed, s.Skipped, s.Errors})
 		assert.Equal(t, int64(512), s.DurationMS)
 		assert.Equal(t, "calc › subtracts", s.Failures[0].Name)
@@ -229,7 +229,7 @@ AssertionError: expected 8 to be 2
       Tests  1 failed | 2 passed (3)
    Duration  301ms
 `
-		s := Parse(Plan{Runner: NPM}, []byte(out), nil, 1, nil)
+		s := Parse(Invocation{Runner: NPM}, []byte(out), nil, 1, nil)
 		assert.Equal(t, []int{2, 1, 0}, []int{s.Passed, s.Failed, s.Skipped})
 		assert.Equal(t, "test/calc.test.js > calc > subtracts", s.Failures[0].Name)
 	})
@@ -251,7 +251,7 @@ AssertionError: expected 8 to be 2
       AssertionError [ERR_ASSERTION]: 8 == 2
       at Context.<anonymous> (test/calc.test.js:9:12)
 `
-		s := Parse(Plan{Runner: NPM}, []byte(out), nil, 1, nil)
+		s := Parse(Invocation{Runner: NPM}, []byte(out), nil, 1, nil)
 		assert.Equal(t, []int{1, 1, 1}, []int{s.Passed, s.Failed, s.Skipped})
 		assert.Equal(t, int64(6), s.DurationMS)
 		f := s.Failures[0]
@@ -262,7 +262,7 @@ AssertionError: expected 8 to be 2
 	})
 
 	t.Run("unknown output falls back to the exit code", func(t *testing.T) {
-		s := Parse(Plan{Runner: NPM, Argv: []string{"npm", "test"}}, []byte("all good\n"), nil, 0, nil)
+		s := Parse(Invocation{Runner: NPM, Argv: []string{"npm", "test"}}, []byte("all good\n"), nil, 0, nil)
 		assert.False(t, s.Parsed)
 		assert.Zero(t, s.Errors)
 		assert.Empty(t, s.Failures)
@@ -282,7 +282,7 @@ func TestParsePytest(t *testing.T) {
 	})
 
 	t.Run("terminal output when the report is missing", func(t *testing.T) {
-		s := parseGolden(t, "pytest_collect", func(_ *Plan, g *golden) { g.report = nil })
+		s := parseGolden(t, "pytest_collect", func(_ *Invocation, g *golden) { g.report = nil })
 		assert.True(t, s.Parsed)
 		assert.Equal(t, 1, s.Errors)
 		assert.Equal(t, Failure{Name: "test_broken.py", File: "test_broken.py", Line: 1}, withoutMessage(s.Failures[0]))
@@ -290,7 +290,7 @@ func TestParsePytest(t *testing.T) {
 
 	t.Run("no tests collected (exit 5) is not an error", func(t *testing.T) {
 		out := "\n5 deselected in 0.01s\n"
-		s := Parse(Plan{Runner: Pytest}, []byte(out), nil, 5, nil)
+		s := Parse(Invocation{Runner: Pytest}, []byte(out), nil, 5, nil)
 		assert.True(t, s.Parsed)
 		assert.Zero(t, s.Errors)
 		assert.Contains(t, s.Report, "no tests ran")
@@ -298,7 +298,7 @@ func TestParsePytest(t *testing.T) {
 
 	t.Run("xfail and xpass", func(t *testing.T) {
 		out := "==== 1 passed, 1 xfailed, 1 xpassed, 2 warnings in 0.20s ====\n"
-		s := Parse(Plan{Runner: Pytest}, []byte(out), nil, 0, nil)
+		s := Parse(Invocation{Runner: Pytest}, []byte(out), nil, 0, nil)
 		assert.Equal(t, []int{2, 0, 1}, []int{s.Passed, s.Failed, s.Skipped})
 		assert.Equal(t, int64(200), s.DurationMS)
 	})
@@ -330,17 +330,17 @@ note: run with ` + "`RUST_BACKTRACE=1`" + ` environment variable to display a ba
 
 test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s
 `
-		s := Parse(Plan{Runner: Cargo, Dir: "crate"}, []byte(out), nil, 101, nil)
+		s := Parse(Invocation{Runner: Cargo, Dir: "crate"}, []byte(out), nil, 101, nil)
 		assert.Equal(t, []int{1, 1}, []int{s.Passed, s.Failed})
 		assert.Equal(t, Failure{Name: "a::two", File: "crate/src/a.rs", Line: 7}, withoutMessage(s.Failures[0]))
 		assert.Equal(t, int64(250), s.DurationMS)
 
 		multiline := "test a::three ... FAILED\n\n---- a::three stdout ----\nthread 'a::three' panicked at 'assertion failed: `(left == right)`\n  left: `8`,\n right: `2`: broken', src/a.rs:9:5\n\n"
-		s = Parse(Plan{Runner: Cargo}, []byte(multiline), nil, 101, nil)
+		s = Parse(Invocation{Runner: Cargo}, []byte(multiline), nil, 101, nil)
 		assert.Equal(t, Failure{Name: "a::three", File: "src/a.rs", Line: 9}, withoutMessage(s.Failures[0]))
 
 		terse := "running 3 tests\n.i.\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
-		s = Parse(Plan{Runner: Cargo}, []byte(terse), nil, 0, nil)
+		s = Parse(Invocation{Runner: Cargo}, []byte(terse), nil, 0, nil)
 		assert.Equal(t, []int{2, 0, 1}, []int{s.Passed, s.Failed, s.Skipped})
 	})
 }
@@ -356,7 +356,7 @@ func TestParseERT(t *testing.T) {
 	})
 
 	t.Run("without the location advice", func(t *testing.T) {
-		s := parseGolden(t, "ert_all", func(_ *Plan, g *golden) {
+		s := parseGolden(t, "ert_all", func(_ *Invocation, g *golden) {
 			var keep []string
 			for _, l := range strings.Split(string(g.stderr), "\n") {
 				if !strings.HasPrefix(l, "jido-ert-location") {
@@ -371,7 +371,7 @@ func TestParseERT(t *testing.T) {
 
 	t.Run("load error", func(t *testing.T) {
 		out := "Cannot open load file: No such file or directory, calc\n"
-		s := Parse(Plan{Runner: ERT}, nil, []byte(out), 255, nil)
+		s := Parse(Invocation{Runner: ERT}, nil, []byte(out), 255, nil)
 		assert.False(t, s.Parsed)
 		assert.Equal(t, 1, s.Errors)
 		assert.Contains(t, s.Failures[0].Message, "Cannot open load file")
@@ -390,7 +390,7 @@ func TestParseMake(t *testing.T) {
 
 	t.Run("a Makefile running a known runner is parsed", func(t *testing.T) {
 		g := loadGolden(t, "cargo_all")
-		s := Parse(Plan{Runner: Make, Argv: []string{"make", "test"}}, g.stdout, g.stderr, 2, nil)
+		s := Parse(Invocation{Runner: Make, Argv: []string{"make", "test"}}, g.stdout, g.stderr, 2, nil)
 		assert.True(t, s.Parsed)
 		assert.Equal(t, Make, s.Runner)
 		assert.Equal(t, []int{2, 2, 1}, []int{s.Passed, s.Failed, s.Skipped})
@@ -401,7 +401,7 @@ func TestParseMake(t *testing.T) {
 		for i := 0; i < 500; i++ {
 			fmt.Fprintf(&b, "line %d %s\n", i, strings.Repeat("x", 100))
 		}
-		s := Parse(Plan{Runner: Make}, []byte(b.String()), nil, 2, nil)
+		s := Parse(Invocation{Runner: Make}, []byte(b.String()), nil, 2, nil)
 		assert.LessOrEqual(t, len(s.Report), maxReport)
 		assert.Contains(t, s.Report, "line 499")
 		assert.NotContains(t, s.Report, "line 400 ")
@@ -417,7 +417,7 @@ func TestParseCaps(t *testing.T) {
 		}
 		fmt.Fprintf(&b, `{"Action":"fail","Package":"p","Test":"Test%d"}`+"\n", i)
 	}
-	s := Parse(Plan{Runner: Go}, []byte(b.String()), nil, 1, nil)
+	s := Parse(Invocation{Runner: Go}, []byte(b.String()), nil, 1, nil)
 	assert.Equal(t, 200, s.Failed)
 	assert.Len(t, s.Failures, 200)
 	for _, f := range s.Failures {
@@ -435,7 +435,7 @@ func TestParseExitCodeCrossCheck(t *testing.T) {
 {"Action":"pass","Package":"p","Test":"TestA"}
 {"Action":"pass","Package":"p"}
 `
-	s := Parse(Plan{Runner: Go}, []byte(out), []byte("coverage below threshold\n"), 1, nil)
+	s := Parse(Invocation{Runner: Go}, []byte(out), []byte("coverage below threshold\n"), 1, nil)
 	assert.Equal(t, 1, s.Passed)
 	assert.Equal(t, 1, s.Errors)
 	assert.Equal(t, "exit status 1", s.Failures[0].Name)
@@ -444,13 +444,13 @@ func TestParseExitCodeCrossCheck(t *testing.T) {
 
 func TestParseTAPVariants(t *testing.T) {
 	out := "TAP version 13\n1..4\nok 1 - one\nnot ok 2 - two # TODO later\nok 3 # skip no db\nnot ok 4 - four\n  ---\n  message: 'it broke'\n  at: Test.<anonymous> (/p/t.js:5:3)\n  ...\nBail out! db down\n"
-	s := Parse(Plan{}, []byte(out), nil, 1, nil)
+	s := Parse(Invocation{}, []byte(out), nil, 1, nil)
 	assert.True(t, s.Parsed)
 	assert.Equal(t, []int{1, 1, 2, 1}, []int{s.Passed, s.Failed, s.Skipped, s.Errors})
 	assert.Equal(t, Failure{Name: "four", File: "/p/t.js", Line: 5, Message: "it broke"}, s.Failures[0])
 
 	// Plain text that merely says "ok" is not TAP.
-	s = Parse(Plan{}, []byte("ok fine\nnot ok either\n"), nil, 0, nil)
+	s = Parse(Invocation{}, []byte("ok fine\nnot ok either\n"), nil, 0, nil)
 	assert.False(t, s.Parsed)
 }
 
@@ -464,7 +464,7 @@ func TestParseJUnitGeneric(t *testing.T) {
   <testcase classname="com.acme.CalcTest" name="throws"><error message="boom">java.lang.RuntimeException: boom</error></testcase>
   <testcase classname="com.acme.CalcTest" name="later"><skipped/></testcase>
 </testsuite>`
-	p := Plan{Argv: []string{"./gradlew", "test"}, Dir: ".", Report: "build/report.xml"}
+	p := Invocation{Argv: []string{"./gradlew", "test"}, Dir: ".", Report: "build/report.xml"}
 	s := Parse(p, []byte("BUILD FAILED\n"), nil, 1, []byte(report))
 	assert.True(t, s.Parsed)
 	assert.Equal(t, []int{1, 2, 1, 0}, []int{s.Passed, s.Failed, s.Skipped, s.Errors})

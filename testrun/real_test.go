@@ -156,7 +156,7 @@ type runResult struct {
 
 // runPlan runs a plan the way run_tests's caller does: argv in Dir with the
 // plan's environment added, then the report file read back.
-func runPlan(t *testing.T, root string, p Plan, cargoTarget string) runResult {
+func runPlan(t *testing.T, root string, p Invocation, cargoTarget string) runResult {
 	t.Helper()
 	require.NotEmpty(t, p.Argv)
 	testenv.Program(t, p.Argv[0])

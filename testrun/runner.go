@@ -1,10 +1,10 @@
 // Package testrun is the brain of jido's run_tests tool.
 //
 // It detects a project's test runner from the project's files (Detect),
-// says how to run it (a Plan: an argv, a working directory, extra
+// says how to run it (an Invocation: an argv, a working directory, extra
 // environment and an optional report file) and turns what the run printed
 // into one Summary (Parse). It never starts a process itself: the caller
-// runs the Plan inside its sandbox and hands the captured output back, so
+// runs the Invocation inside its sandbox and hands the captured output back, so
 // the package stays pure and testable on saved outputs.
 //
 // File names in Failures are relative to the project root whenever the
@@ -12,7 +12,7 @@
 // reporter); names only reported absolute (node's stack traces) stay
 // absolute, as seen inside the sandbox. Go reports base names: they are
 // joined with the package's directory using the module path that Detect
-// read from go.mod (a hand-made Plan without it gets base names).
+// read from go.mod (a hand-made Invocation without it gets base names).
 package testrun
 
 // Runner names a test framework.
@@ -29,8 +29,8 @@ const (
 	Make   Runner = "make"
 )
 
-// Plan is how to run the tests.
-type Plan struct {
+// Invocation is how to run the tests: the command, where, and with what environment.
+type Invocation struct {
 	Runner Runner
 	Argv   []string          // the command, e.g. ["go","test","-json","./..."]
 	Dir    string            // working directory relative to the project root ("." usually)
@@ -39,7 +39,7 @@ type Plan struct {
 
 	// goModule is the module path from go.mod, so that Parse can turn an
 	// import path into a directory. It survives the caller passing the
-	// Plan back to Parse; a Plan built by hand simply lacks it.
+	// Invocation back to Parse; one built by hand simply lacks it.
 	goModule string
 }
 

@@ -68,7 +68,7 @@ func (t *tally) addError(f Failure) {
 // summary turns a parser's tally into the Summary: file names made
 // root-relative, messages capped, the exit code cross-checked and the report
 // written.
-func (t *tally) summary(p Plan, stdout, stderr []byte, exitCode int) Summary {
+func (t *tally) summary(p Invocation, stdout, stderr []byte, exitCode int) Summary {
 	if exitCode != 0 && t.failed == 0 && t.errors == 0 && !noTestsExit(p, exitCode) {
 		// The runner failed although no test did: a crash after the
 		// tests, a coverage threshold, a hook... Say so with the output.
@@ -104,7 +104,7 @@ func (t *tally) summary(p Plan, stdout, stderr []byte, exitCode int) Summary {
 
 // noTestsExit is pytest's exit status 5, "no tests collected": not an error
 // (a selector that matched nothing), the report says no test ran.
-func noTestsExit(p Plan, exitCode int) bool {
+func noTestsExit(p Invocation, exitCode int) bool {
 	if exitCode != 5 {
 		return false
 	}
@@ -133,7 +133,7 @@ func rootRelative(dir, file string) string {
 
 // report renders the short human-readable report: the counts line, then each
 // failure with its location and first message lines, within maxReport.
-func (t *tally) report(p Plan, exitCode int) string {
+func (t *tally) report(p Invocation, exitCode int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d tests: %d passed, %d failed, %d skipped; %d errors; %s; exit status %d\n",
 		runnerLabel(p.Runner), t.passed+t.failed+t.skipped, t.passed, t.failed, t.skipped, t.errors,
@@ -200,7 +200,7 @@ func formatDuration(ms int64) string {
 
 // fallbackSummary is for output in no known format: counts come from the
 // exit code only, and the report shows the end of the output.
-func fallbackSummary(p Plan, stdout, stderr []byte, exitCode int) Summary {
+func fallbackSummary(p Invocation, stdout, stderr []byte, exitCode int) Summary {
 	s := Summary{Runner: p.Runner, Failures: []Failure{}}
 	tail := tailText(stdout, stderr, tailLines, maxReport-300)
 	verdict := "succeeded"

@@ -15,16 +15,16 @@ const (
 	commandReportName = "junit.xml"
 )
 
-// baseEnv is the environment every plan adds: CI=1 makes runners
+// baseEnv is the environment every invocation adds: CI=1 makes runners
 // non-interactive (no watch mode, no prompts) and NO_COLOR=1 keeps escape
 // codes out of the output that Parse reads.
 func baseEnv() map[string]string {
 	return map[string]string{"CI": "1", "NO_COLOR": "1"}
 }
 
-// buildPlan makes the plan for runner r found in dir.
-func buildPlan(d *detector, r Runner, dir string, t targetPath, opts Options) (Plan, error) {
-	p := Plan{Runner: r, Dir: dir, Env: baseEnv()}
+// buildInvocation makes the invocation for runner r found in dir.
+func buildInvocation(d *detector, r Runner, dir string, t targetPath, opts Options) (Invocation, error) {
+	p := Invocation{Runner: r, Dir: dir, Env: baseEnv()}
 	rel := fromDir(dir, t.path) // what to test, relative to dir; "." for all of it
 	var err error
 	switch r {
@@ -53,7 +53,7 @@ func buildPlan(d *detector, r Runner, dir string, t targetPath, opts Options) (P
 		}
 	}
 	if err != nil {
-		return Plan{}, err
+		return Invocation{}, err
 	}
 	return p, nil
 }
@@ -271,11 +271,11 @@ func lispString(s string) string {
 // the one the command names (--junitxml=, --junit-xml=,
 // --test-reporter-destination=) or else ReportDir/junit.xml, announced in
 // JIDO_TEST_REPORT for a command that wants to write one.
-func commandPlan(fsys fs.FS, opts Options) (Plan, error) {
+func commandInvocation(fsys fs.FS, opts Options) (Invocation, error) {
 	if opts.Runner != "" && !knownRunner(opts.Runner) {
-		return Plan{}, fmt.Errorf("unknown runner %q (want go, node, npm, pytest, cargo, ert or make)", opts.Runner)
+		return Invocation{}, fmt.Errorf("unknown runner %q (want go, node, npm, pytest, cargo, ert or make)", opts.Runner)
 	}
-	p := Plan{Runner: opts.Runner, Argv: append([]string(nil), opts.Command...), Dir: ".", Env: baseEnv()}
+	p := Invocation{Runner: opts.Runner, Argv: append([]string(nil), opts.Command...), Dir: ".", Env: baseEnv()}
 	if rep := reportFromArgv(opts.Command); rep != "" {
 		p.Report = rep
 	} else if opts.ReportDir != "" {
