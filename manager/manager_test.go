@@ -179,3 +179,26 @@ func TestValuesLeavingASessionAreCapped(t *testing.T) {
 	require.True(t, r.OK)
 	assert.Empty(t, r.Note, "a small result is untouched")
 }
+
+// TestBuiltinResultsHaveTheirType checks that a built-in tool's result is a pointer to its
+// declared type whether the VM passed the Go value through or a snippet rebuilt it as a
+// table, and that ResultAs refuses another type.
+func TestBuiltinResultsHaveTheirType(t *testing.T) {
+	s := rootSession(t, t.TempDir(), nil)
+	res := s.Call(t.Context(), ToolCall{Name: "list_dir"})
+	require.True(t, res.OK)
+	_, ok := res.Result.(*bridge.ListDirResult)
+	assert.True(t, ok, "%T", res.Result)
+
+	tabled := typedResult("list_dir", map[string]any{"path": ".", "entries": []any{map[string]any{"name": "a", "type": "file"}}})
+	l, ok := tabled.(*bridge.ListDirResult)
+	require.True(t, ok, "%T", tabled)
+	assert.Equal(t, "a", l.Entries[0].Name)
+	assert.Equal(t, map[string]any{"x": 1.0}, typedResult("my_tool", map[string]any{"x": 1.0}), "a user tool's value is left as it is")
+
+	_, err := ResultAs[bridge.ReadFileResult](res)
+	assert.ErrorContains(t, err, "list_dir returned *bridge.ListDirResult")
+	got, err := ResultAs[bridge.ListDirResult](res)
+	require.NoError(t, err)
+	assert.Equal(t, ".", got.Path)
+}

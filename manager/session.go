@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,12 +43,28 @@ type CallMeta struct {
 // Result is JSON data: the tool's own result value (a struct) when the snippet returned it
 // unchanged, else maps, lists and scalars. Encode it, or use Decode to give it a Go type.
 type ToolResult struct {
-	ID     string                 `json:"id,omitempty"`
-	Name   string                 `json:"name"`
-	OK     bool                   `json:"ok"`
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+	OK   bool   `json:"ok"`
+	// Result is, for a built-in tool, a pointer to its result type (bridge.ResultType:
+	// *bridge.ReadFileResult for read_file); for a user's Lua tool, the value as JSON
+	// decodes it (map[string]any, []any, string, float64, bool).
 	Result any                    `json:"result,omitempty"`
 	Error  *definitions.ToolError `json:"error,omitempty"`
 	Note   string                 `json:"note,omitempty"` // what was cut to keep Result within Config.MaxResultBytes
+}
+
+// ResultAs returns a built-in tool's result as its type R (bridge.ReadFileResult for
+// read_file); it fails for a failed call or a result of another type.
+func ResultAs[R any](r ToolResult) (*R, error) {
+	if !r.OK {
+		return nil, r.Error
+	}
+	v, ok := r.Result.(*R)
+	if !ok {
+		return nil, fmt.Errorf("%s returned %T, not %s", r.Name, r.Result, reflect.TypeFor[*R]())
+	}
+	return v, nil
 }
 
 // Decode stores the result in the value v points to, as encoding/json would decode it.
@@ -175,6 +192,7 @@ func (s *Session) Call(ctx context.Context, call ToolCall) ToolResult {
 	s.emit(Event{Event: "tool.call", Session: s.id, CallID: call.ID, Tool: call.Name})
 	res := ToolResult{ID: call.ID, Name: call.Name}
 	res.Result, res.Error = s.run(ctx, call)
+	res.Result = typedResult(call.Name, res.Result)
 	res.Result, res.Note = s.capValue(res.Result)
 	res.OK = res.Error == nil
 	ev := Event{Event: "tool.result", Session: s.id, CallID: call.ID, Tool: call.Name, OK: &res.OK, DurationMS: durationMS(time.Since(start))}
@@ -328,6 +346,25 @@ func (s *Session) capValue(v any) (any, string) {
 		return v, ""
 	}
 	return out, note
+}
+
+// typedResult returns a built-in tool's result as a pointer to its declared type, whatever
+// shape it came back in: the VM hands a tool's Go value back unchanged only when no Lua
+// code touched it, else as a table converted to maps.
+func typedResult(tool string, v any) any {
+	typ, ok := bridge.ResultType(tool)
+	if !ok || v == nil || reflect.TypeOf(v) == reflect.PointerTo(typ) {
+		return v
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	p := reflect.New(typ)
+	if json.Unmarshal(data, p.Interface()) != nil {
+		return v
+	}
+	return p.Interface()
 }
 
 // Close ends the session: it cancels a running call (killing its command) and waits for

@@ -14,8 +14,6 @@ import (
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/chat"
-	"github.com/jido-run/jido/manager"
-	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/termsafe"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/peterh/liner"
@@ -85,7 +83,7 @@ func runAsk(argv []string, stdout, stderr io.Writer) int {
 		return exitToolError
 	}
 	defer s.Close()
-	exec := &sessionExecutor{s: s}
+	exec := chat.NewExecutor(s)
 	a, notice, err := o.newAgent(ctx, exec, s)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido ask: %s\n", termsafe.String(err.Error()))
@@ -131,8 +129,8 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jido chat: %s\n", termsafe.String(err.Error()))
 		return exitToolError
 	}
-	exec := &sessionExecutor{s: s}
-	defer func() { exec.session().Close() }()
+	exec := chat.NewExecutor(s)
+	defer func() { exec.Session().Close() }()
 	a, notice, err := o.newAgent(ctx, exec, s)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido chat: %s\n", termsafe.String(err.Error()))
@@ -145,10 +143,10 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer closeTranscript()
-	host := &chatHost{m: m, perms: perms, exec: exec, started: time.Now()}
+	host := &chat.SessionHost{Manager: m, Policy: perms, Exec: exec, Started: time.Now()}
 	repl := &chat.REPL{Agent: a, Host: host, In: lines, Out: stdout, Color: color, Transcript: tr,
 		Banner: banner(a, notice, m.Root())}
-	a.ToolSource = func() []agent.ToolSpec { return o.specs(exec.session().Tools()) }
+	a.ToolSource = func() []agent.ToolSpec { return o.specs(exec.Session().Tools()) }
 	approver.OnInterrupt = func() { repl.Interrupt() } // Ctrl-C at an approval stops the turn
 
 	sigs := make(chan os.Signal, 1)
@@ -160,7 +158,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 				// A prompt blocked on input cannot be woken: end here, closing the session
 				// (which kills its commands) and restoring the terminal.
 				cancel()
-				exec.session().Close()
+				exec.Session().Close()
 				lines.Close()
 				done()
 				os.Exit(exitOK)
@@ -284,69 +282,4 @@ func (l *lineReader) Close() {
 		l.closed = true
 		l.state.Close()
 	}
-}
-
-// chatHost is the chat.Host of `jido chat`: the manager, its policy, and the session the
-// agent's calls run in (replaced when plan mode is entered or left).
-type chatHost struct {
-	m       *manager.Manager
-	perms   *policy.Engine
-	exec    *sessionExecutor
-	started time.Time
-}
-
-func (h *chatHost) Tools() []string {
-	var names []string
-	for _, t := range h.exec.session().Tools() {
-		names = append(names, t.Name)
-	}
-	return names
-}
-
-func (h *chatHost) Mode() string { return string(h.perms.Mode()) }
-
-// SetMode switches the approval mode; entering or leaving plan mode opens a new session
-// (a plan lives in its session; leaving plan mode drops a plan not applied).
-func (h *chatHost) SetMode(mode string) error {
-	m, err := policy.ParseMode(mode)
-	if err != nil {
-		return err
-	}
-	wasPlan := h.perms.Mode() == policy.ModePlan
-	h.perms.SetMode(m)
-	if wasPlan == (m == policy.ModePlan) {
-		return nil
-	}
-	next, err := h.m.Open(context.Background(), "")
-	if err != nil {
-		return err
-	}
-	h.exec.swap(next).Close()
-	return nil
-}
-
-func (h *chatHost) Diff(ctx context.Context) (string, error) {
-	if h.perms.Mode() == policy.ModePlan {
-		res := h.exec.session().Call(ctx, manager.ToolCall{Name: "plan_diff"})
-		if !res.OK {
-			return "", res.Error
-		}
-		var d struct{ Diff string }
-		err := res.Decode(&d)
-		return d.Diff, err
-	}
-	d, _, err := h.m.DiffSince(h.started)
-	return d, err
-}
-
-func (h *chatHost) Undo(ctx context.Context) (string, error) {
-	res := h.exec.session().Call(ctx, manager.ToolCall{Name: "undo"})
-	if !res.OK {
-		return "", res.Error
-	}
-	var u struct{ Restored, Deleted []string }
-	if err := res.Decode(&u); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("undone: %d files restored, %d removed", len(u.Restored), len(u.Deleted)), nil
 }

@@ -1,0 +1,132 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/bridge"
+	"github.com/jido-run/jido/jsoncap"
+	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/policy"
+)
+
+// MaxResultChars caps what one tool result shows the model (SPEC: 30,000 chars).
+const MaxResultChars = 30000
+
+// Executor is the agent.Executor of a chat or an ask: it runs the agent's tool calls in a
+// manager session, through the same gate as every other call, and hands the model each
+// result as JSON capped to MaxResultChars. The session can be replaced under it (entering
+// or leaving plan mode) while the agent keeps the executor.
+type Executor struct {
+	mu sync.Mutex
+	s  *manager.Session
+}
+
+// NewExecutor runs calls in s.
+func NewExecutor(s *manager.Session) *Executor { return &Executor{s: s} }
+
+// Session is the session calls run in now.
+func (e *Executor) Session() *manager.Session {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.s
+}
+
+// Swap makes s the session calls run in and returns the one it replaces.
+func (e *Executor) Swap(s *manager.Session) *manager.Session {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	old := e.s
+	e.s = s
+	return old
+}
+
+// Execute implements agent.Executor.
+func (e *Executor) Execute(ctx context.Context, call agent.ToolCall) agent.ToolResult {
+	res := e.Session().Call(ctx, manager.ToolCall{ID: call.ID, Name: call.Name, Args: call.Args})
+	out := agent.ToolResult{CallID: call.ID, Name: call.Name, OK: res.OK}
+	var v any = res.Result
+	if !res.OK {
+		v = res.Error
+	}
+	content, err := json.Marshal(v)
+	if err != nil {
+		content, _ = json.Marshal(map[string]string{"type": "internal-error", "message": "the result could not be encoded: " + err.Error()})
+		out.OK = false
+	}
+	// Valid JSON of the same shape, with a note of what was cut (see jsoncap).
+	out.Content, out.Note = jsoncap.Cap(content, MaxResultChars)
+	return out
+}
+
+// SessionHost is the Host of a chat on a manager: its policy engine decides the mode, and
+// the executor's session is replaced when plan mode is entered or left (a plan lives in
+// its session).
+type SessionHost struct {
+	Manager *manager.Manager
+	Policy  *policy.Engine
+	Exec    *Executor
+	Started time.Time // what the chat changed is diffed from here
+}
+
+// Tools implements Host.
+func (h *SessionHost) Tools() []string {
+	var names []string
+	for _, t := range h.Exec.Session().Tools() {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// Mode implements Host.
+func (h *SessionHost) Mode() string { return string(h.Policy.Mode()) }
+
+// SetMode switches the approval mode; entering or leaving plan mode opens a new session
+// (leaving plan mode drops a plan not applied).
+func (h *SessionHost) SetMode(mode string) error {
+	m, err := policy.ParseMode(mode)
+	if err != nil {
+		return err
+	}
+	wasPlan := h.Policy.Mode() == policy.ModePlan
+	h.Policy.SetMode(m)
+	if wasPlan == (m == policy.ModePlan) {
+		return nil
+	}
+	next, err := h.Manager.Open(context.Background(), "")
+	if err != nil {
+		return err
+	}
+	h.Exec.Swap(next).Close()
+	return nil
+}
+
+// Diff implements Host: the plan's diff in plan mode, else what changed since Started.
+func (h *SessionHost) Diff(ctx context.Context) (string, error) {
+	if h.Policy.Mode() != policy.ModePlan {
+		d, _, err := h.Manager.DiffSince(h.Started)
+		return d, err
+	}
+	res := h.Exec.Session().Call(ctx, manager.ToolCall{Name: "plan_diff"})
+	d, err := manager.ResultAs[bridge.PlanResult](res)
+	if err != nil {
+		return "", err
+	}
+	return d.Diff, nil
+}
+
+// Undo implements Host: it undoes the session's last change set.
+func (h *SessionHost) Undo(ctx context.Context) (string, error) {
+	u, err := manager.ResultAs[bridge.UndoResult](h.Exec.Session().Call(ctx, manager.ToolCall{Name: "undo"}))
+	if err != nil {
+		return "", err
+	}
+	if u.UndoResult == nil {
+		return "nothing undone", nil
+	}
+	return fmt.Sprintf("undone: %d files restored, %d removed", len(u.Restored), len(u.Deleted)), nil
+}
