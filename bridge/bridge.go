@@ -1,95 +1,52 @@
-// Package bridge implements the jido.* functions that Lua snippets call. Each function decodes
-// its Lua table into the tool's params struct, validates it against the tool's schema, and calls
-// a plain Go function that knows nothing of Lua; all file access goes through security.Root.
+// Package bridge exposes jido's tools to Lua snippets as the jido.* functions: each takes
+// one table of arguments, converts it to Go, and runs the built-in tool (package builtin)
+// or the user's Lua tool it names; results come back as Lua values, errors as nil and a
+// table {type, message, details, recovery}. It is the Lua adaptation and nothing else.
 package bridge
 
 import (
-	"context"
-
-	"github.com/jido-run/jido/journal"
-	"github.com/jido-run/jido/plan"
-	"github.com/jido-run/jido/redact"
 	"github.com/jido-run/jido/runtime"
-	"github.com/jido-run/jido/security"
-	"github.com/jido-run/jido/shell"
+	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/usertools"
-	"github.com/jido-run/jido/walk"
 	lua "github.com/yuin/gopher-lua"
 )
 
 // LibraryName is the global table snippets reach the bridge through.
 const LibraryName = "jido"
 
-// Deps are what the bridge functions of one session need.
+// Deps are what the jido.* functions of one session need.
 type Deps struct {
-	Root    *security.Root   // the project on disk
-	Store   Store            // what the file tools act on (nil: Disk(Root), or the plan's View)
-	Plan    *plan.Overlay    // plan mode: the session's plan, which every tool acts on (nil: off)
-	Reads   *ReadLog         // the session's read tracking, for compare-and-swap edits
-	Limits  runtime.Limits   // bounds on Lua->Go conversion of arguments
-	Walker  *walk.Walker     // tree walks of list_files, glob and search (nil: one without global excludes)
-	Shell   *shell.Lazy      // the session's command runner (nil: run_shell and run_tests are refused)
-	Gate    Gate             // approves or refuses every call (nil: everything runs)
-	Journal *journal.Journal // keeps the before-state of every change set, for undo (nil: none)
-	// Redactor returns the rules that remove secrets from what tools return, asked when a
-	// tool needs them (so that a project's secret values are read only if ever needed;
-	// nil: the default rules).
-	Redactor func() *redact.Redactor
-	// UserTools are the users' Lua tools jido.call may run (nil: none).
-	UserTools *usertools.Registry
+	Tools     builtin.Deps        // what the built-in tools act on and who approves them
+	Limits    runtime.Limits      // bounds on Lua->Go conversion of arguments
+	UserTools *usertools.Registry // the users' Lua tools jido.call may run (nil: none)
 
 	users *userCalls // the user tools running in the current call (made by Libraries)
 }
 
 // Libraries returns every bridge module of a session, ready for runtime.Options.
 func Libraries(d Deps) []runtime.Library {
-	switch {
-	case d.Store != nil:
-	case d.Plan != nil:
-		d.Store = d.Plan.View()
-	default:
-		d.Store = Disk(d.Root)
-	}
-	if d.Walker == nil {
-		d.Walker = walk.NewTree(d.Store, nil)
-	} else if d.Plan != nil {
-		d.Walker = d.Walker.On(d.Store)
-	}
 	d.users = &userCalls{}
-	tools := make(map[string]lua.LGFunction, len(builtins))
-	for _, b := range builtins {
-		tools[b.tool.Name] = b.lua(d)
+	d.Tools = d.Tools.Ready()
+	d.Tools.Allow = d.users.allows
+	tools := make(map[string]lua.LGFunction, len(builtin.All()))
+	for _, t := range builtin.All() {
+		tools[t.Def.Name] = luaTool(d, t)
 	}
 	return []runtime.Library{{Name: LibraryName, Funcs: tools}, (&Dispatch{Deps: d, tools: tools}).Library(), (&UserTools{Deps: d}).Library()}
 }
 
-// redactor returns the redaction rules in force.
-func (d Deps) redactor() *redact.Redactor {
-	if d.Redactor == nil {
-		return redact.Default()
-	}
-	return d.Redactor()
-}
-
-// toolFunc adapts the Go implementation fn of tool t to a Lua function: it takes one table of
-// arguments, validates them, asks the gate, and returns the result table, or nil and an error
-// table {type, message, details, recovery}.
+// luaTool adapts built-in tool t to a Lua function: it takes one table of arguments and
+// returns the result table, or nil and an error table {type, message, details, recovery}.
 // A non-table argument is a programming error of the script and raises.
-func toolFunc[P, R any](d Deps, t *definitions.Tool, fn func(context.Context, P) (R, error)) lua.LGFunction {
+func luaTool(d Deps, t *builtin.Tool) lua.LGFunction {
 	return func(L *lua.LState) int {
 		args, terr := tableArgs(L, 1, d.Limits)
 		if terr == nil {
-			var p P
-			if p, terr = definitions.Decode[P](t, args); terr == nil {
-				if terr = gated(L.Context(), d, t, p, fn); terr == nil {
-					res, err := journaled(L.Context(), d, t, p, fn)
-					if err == nil {
-						runtime.PushResult(L, res)
-						return 1
-					}
-					terr = toolError(err)
-				}
+			var res any
+			if res, terr = t.Run(L.Context(), d.Tools, args); terr == nil {
+				runtime.PushResult(L, res)
+				return 1
 			}
 		}
 		L.Push(lua.LNil)

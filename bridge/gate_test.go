@@ -8,6 +8,7 @@ import (
 
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,7 +21,7 @@ type recordingGate struct {
 	previews []any
 }
 
-func (g *recordingGate) Check(ctx context.Context, c Call) *definitions.ToolError {
+func (g *recordingGate) Check(ctx context.Context, c builtin.Call) *definitions.ToolError {
 	g.calls = append(g.calls, c.Tool.Name)
 	if c.Preview != nil {
 		res, err := c.Preview(ctx)
@@ -43,7 +44,7 @@ func TestEveryRouteGoesThroughTheGate(t *testing.T) {
 	require.NoError(t, err)
 	defer root.Close()
 	gate := &recordingGate{deny: map[string]bool{"edit_file": true, "delete_file": true}}
-	vm, err := runtime.New(runtime.Options{Libraries: Libraries(Deps{Root: root, Reads: NewReadLog(), Gate: gate})})
+	vm, err := runtime.New(runtime.Options{Libraries: Libraries(Deps{Tools: builtin.Deps{Root: root, Reads: builtin.NewReadLog(), Gate: gate}})})
 	require.NoError(t, err)
 	defer vm.Close()
 
@@ -64,5 +65,5 @@ func TestEveryRouteGoesThroughTheGate(t *testing.T) {
 	assert.Equal(t, "old\n", string(data), "a denied call changes nothing")
 	assert.Equal(t, []string{"read_file", "edit_file", "edit_file", "delete_file", "delete_file"}, gate.calls, "read-only tools pass the gate too")
 	require.NotEmpty(t, gate.previews)
-	assert.Contains(t, gate.previews[0].(*EditFileResult).Diff, "+new", "the gate sees the diff before deciding")
+	assert.Contains(t, gate.previews[0].(*builtin.EditFileResult).Diff, "+new", "the gate sees the diff before deciding")
 }

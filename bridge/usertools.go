@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/usertools"
 	lua "github.com/yuin/gopher-lua"
@@ -120,10 +121,10 @@ func gateComposite(ctx context.Context, d Deps, t *definitions.Tool, args map[st
 	if terr := d.users.allows(t); terr != nil {
 		return terr
 	}
-	if d.Gate == nil {
+	if d.Tools.Gate == nil {
 		return nil
 	}
-	return d.Gate.Check(ctx, Call{Tool: t, Params: args, Composite: true})
+	return d.Tools.Gate.Check(ctx, builtin.Call{Tool: t, Params: args, Composite: true})
 }
 
 // userTool finds a user tool by name in the session's registry.

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/agent"
-	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/testrun"
+	"github.com/jido-run/jido/tools/builtin"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -259,8 +259,8 @@ func TestOutcome(t *testing.T) {
 		{agent.ToolCall{Name: "run_tests"}, true, `{"passed":5,"failed":1}`, "● run_tests → 5 passed, 1 failed"},
 		{agent.ToolCall{Name: "move_file", Args: map[string]any{"source": "a"}}, true, `{"destination":"b"}`, "● move_file a → moved to b"},
 		{agent.ToolCall{Name: "file_exists", Args: map[string]any{"path": "x"}}, true, `{"exists":false}`, "● file_exists x → does not exist"},
-		{agent.ToolCall{Name: "multi_edit", Args: map[string]any{"path": "a.go"}}, true, typed(t, bridge.MultiEditResult{Files: []bridge.FileDiff{{LinesAdded: 2}, {LinesAdded: 1, LinesRemoved: 4}}}), "● multi_edit a.go → +3 -4 in 2 files"},
-		{agent.ToolCall{Name: "run_tests"}, true, typed(t, bridge.RunTestsResult{Summary: &testrun.Summary{Passed: 36, Errors: 8}}), "● run_tests → 36 passed, 0 failed, 8 errors"},
+		{agent.ToolCall{Name: "multi_edit", Args: map[string]any{"path": "a.go"}}, true, typed(t, builtin.MultiEditResult{Files: []builtin.FileDiff{{LinesAdded: 2}, {LinesAdded: 1, LinesRemoved: 4}}}), "● multi_edit a.go → +3 -4 in 2 files"},
+		{agent.ToolCall{Name: "run_tests"}, true, typed(t, builtin.RunTestsResult{Summary: &testrun.Summary{Passed: 36, Errors: 8}}), "● run_tests → 36 passed, 0 failed, 8 errors"},
 		{agent.ToolCall{Name: "write_file", Args: map[string]any{"path": ".env"}}, false, `{"type":"permission-error","message":"write .env: secret file"}`, "✗ write_file .env → permission-error: write .env: secret file"},
 	} {
 		got := style{}.toolLine(tc.call, agent.ToolResult{Name: tc.call.Name, OK: tc.ok, Content: json.RawMessage(tc.content)})

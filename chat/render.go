@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/jido-run/jido/agent"
-	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/termsafe"
+	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
@@ -112,7 +112,7 @@ func outcome(call agent.ToolCall, res agent.ToolResult) string {
 		}
 		return fmt.Sprintf("%s: %s", e.Type, oneLine(e.Message, 100))
 	}
-	if s, ok := bridge.Outcome(call.Name, res.Content); ok {
+	if s, ok := builtin.Outcome(call.Name, res.Content); ok {
 		return s
 	}
 	return "done"

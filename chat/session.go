@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/agent"
-	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/jsoncap"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/tools/builtin"
 )
 
 // MaxResultChars caps what one tool result shows the model (SPEC: 30,000 chars).
@@ -112,7 +112,7 @@ func (h *SessionHost) Diff(ctx context.Context) (string, error) {
 		return d, err
 	}
 	res := h.Exec.Session().Call(ctx, manager.ToolCall{Name: "plan_diff"})
-	d, err := manager.ResultAs[bridge.PlanResult](res)
+	d, err := manager.ResultAs[builtin.PlanResult](res)
 	if err != nil {
 		return "", err
 	}
@@ -121,7 +121,7 @@ func (h *SessionHost) Diff(ctx context.Context) (string, error) {
 
 // Undo implements Host: it undoes the session's last change set.
 func (h *SessionHost) Undo(ctx context.Context) (string, error) {
-	u, err := manager.ResultAs[bridge.UndoResult](h.Exec.Session().Call(ctx, manager.ToolCall{Name: "undo"}))
+	u, err := manager.ResultAs[builtin.UndoResult](h.Exec.Session().Call(ctx, manager.ToolCall{Name: "undo"}))
 	if err != nil {
 		return "", err
 	}

@@ -10,11 +10,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/shellclass"
+	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -61,7 +61,7 @@ type Approver interface {
 	Approve(ctx context.Context, req ApprovalRequest) (Answer, error)
 }
 
-// policyGate is the session's bridge.Gate: the role's allow-list, then the session's
+// policyGate is the session's builtin.Gate: the role's allow-list, then the session's
 // fork of the policy engine, then the approver.
 type policyGate struct {
 	root     *security.Root
@@ -118,8 +118,8 @@ func unknownRole(role string) error {
 	return fmt.Errorf("unknown role %q (built in: reader, editor, runner, full)", role)
 }
 
-// Check implements bridge.Gate.
-func (g *policyGate) Check(ctx context.Context, c bridge.Call) *definitions.ToolError {
+// Check implements builtin.Gate.
+func (g *policyGate) Check(ctx context.Context, c builtin.Call) *definitions.ToolError {
 	if g.tools != nil && !slices.Contains(g.tools, c.Tool.Name) {
 		return definitions.NewError(definitions.PermissionError, "tool %s is not available to the %s role", c.Tool.Name, g.role).
 			With("tool", c.Tool.Name).With("role", g.role).Hint("Use one of the role's tools: " + fmt.Sprint(g.tools))
@@ -187,7 +187,7 @@ var commandsIsolated = sandbox.Isolates
 
 // request describes a call for the policy: the tool's flags, the canonical paths it names,
 // and for shell tools the parsed commands and their class.
-func (g *policyGate) request(c bridge.Call) (policy.Request, string) {
+func (g *policyGate) request(c builtin.Call) (policy.Request, string) {
 	req := policy.Request{Tool: c.Tool.Name, ReadOnly: c.Tool.ReadOnly, Mutating: c.Tool.Mutating, Destructive: c.Tool.Destructive}
 	for _, name := range c.Tool.Paths(c.Params) {
 		if canon, err := g.root.Resolve(name); err == nil {
@@ -236,10 +236,10 @@ func (g *policyGate) request(c bridge.Call) (policy.Request, string) {
 }
 
 // preview renders what the call would do: its dry run's diff, or the call's arguments.
-func preview(ctx context.Context, c bridge.Call) string {
+func preview(ctx context.Context, c builtin.Call) string {
 	if c.Preview != nil {
 		if res, err := c.Preview(ctx); err == nil {
-			if d, ok := res.(bridge.Differ); ok && d.ChangeDiff() != "" {
+			if d, ok := res.(builtin.Differ); ok && d.ChangeDiff() != "" {
 				return d.ChangeDiff()
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/jsoncap"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/tools/builtin"
 
 	"github.com/jido-run/jido/plan"
 	"github.com/jido-run/jido/runtime"
@@ -46,15 +47,15 @@ type ToolResult struct {
 	ID   string `json:"id,omitempty"`
 	Name string `json:"name"`
 	OK   bool   `json:"ok"`
-	// Result is, for a built-in tool, a pointer to its result type (bridge.ResultType:
-	// *bridge.ReadFileResult for read_file); for a user's Lua tool, the value as JSON
+	// Result is, for a built-in tool, a pointer to its result type (builtin.ResultType:
+	// *builtin.ReadFileResult for read_file); for a user's Lua tool, the value as JSON
 	// decodes it (map[string]any, []any, string, float64, bool).
 	Result any                    `json:"result,omitempty"`
 	Error  *definitions.ToolError `json:"error,omitempty"`
 	Note   string                 `json:"note,omitempty"` // what was cut to keep Result within Config.MaxResultBytes
 }
 
-// ResultAs returns a built-in tool's result as its type R (bridge.ReadFileResult for
+// ResultAs returns a built-in tool's result as its type R (builtin.ReadFileResult for
 // read_file); it fails for a failed call or a result of another type.
 func ResultAs[R any](r ToolResult) (*R, error) {
 	if !r.OK {
@@ -109,15 +110,15 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	if o.limits != nil {
 		limits = *o.limits
 	}
-	reads := bridge.NewReadLog()
+	reads := builtin.NewReadLog()
 	sh := shell.NewLazy(p.shell)
 	var pl *plan.Overlay
 	if gate != nil && gate.engine.Mode() == policy.ModePlan {
 		pl = plan.New(p.root)
 	}
-	deps := bridge.Deps{Root: p.root, Reads: reads, Limits: limits, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, UserTools: p.tools, Redactor: p.redactor}
+	deps := bridge.Deps{Limits: limits, UserTools: p.tools, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, Redactor: p.redactor}}
 	if gate != nil {
-		deps.Gate = gate
+		deps.Tools.Gate = gate
 	}
 	vm, err := runtime.New(runtime.Options{Limits: limits, Libraries: bridge.Libraries(deps)})
 	if err != nil {
@@ -352,7 +353,7 @@ func (s *Session) capValue(v any) (any, string) {
 // shape it came back in: the VM hands a tool's Go value back unchanged only when no Lua
 // code touched it, else as a table converted to maps.
 func typedResult(tool string, v any) any {
-	typ, ok := bridge.ResultType(tool)
+	typ, ok := builtin.ResultType(tool)
 	if !ok || v == nil || reflect.TypeOf(v) == reflect.PointerTo(typ) {
 		return v
 	}

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/tools/export"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,7 +49,7 @@ func TestToolsListHasAnnotationsAndSchemas(t *testing.T) {
 		assert.Equal(t, d.Idempotent, tool.Annotations.IdempotentHint, d.Name)
 		input := tool.InputSchema.(map[string]any)
 		assert.Equal(t, "object", input["type"], d.Name)
-		_, ok := bridge.ResultType(d.Name)
+		_, ok := builtin.ResultType(d.Name)
 		require.True(t, ok, "built-in tool %s has a result type (bridge/results.go)", d.Name)
 		output, isMap := tool.OutputSchema.(map[string]any)
 		require.True(t, isMap, "%s has an output schema", d.Name)

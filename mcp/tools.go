@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/jido-run/jido/bridge"
+	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/tools/export"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,7 +18,7 @@ import (
 // no declared type (a user's Lua tool) has no output schema.
 func mcpTool(t *definitions.Tool) *sdk.Tool {
 	mt := export.MCPTool(t)
-	if typ, ok := bridge.ResultType(t.Name); ok {
+	if typ, ok := builtin.ResultType(t.Name); ok {
 		mt.OutputSchema = outputSchema(typ)
 	}
 	return mt

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/afero"
 )
 
-// View is the plan seen as the tools' store (bridge.Store): the same methods as a
+// View is the plan seen as the tools' store (builtin.Store): the same methods as a
 // security.Root, answered from the merged view, so that every file, listing and search
 // tool acts on the plan unchanged. Files the plan has not touched are read through the
 // Root (same checks, same Version); planned files get a Version from their content and

@@ -42,8 +42,9 @@ var allowedImports = map[string][]string{
 	"plan":                    {"security", "edit", "walk", "ignore"},
 	"planshell":               {},
 	"usertools":               {"runtime", "luanest", "tools/definitions"},
-	"bridge":                  {"security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell", "usertools"},
-	"manager":                 {"bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"tools/builtin":           {"security", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell"},
+	"bridge":                  {"tools/builtin", "security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell", "usertools"},
+	"manager":                 {"bridge", "tools/builtin", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"agent":                   {"tools/definitions", "jsoncap"},
 	"agent/gemini":            {"agent", "tools/definitions", "jsoncap"},
 	"agent/gemini/geminitest": {},
@@ -52,12 +53,12 @@ var allowedImports = map[string][]string{
 	"agent/textproto":         {"agent", "tools/definitions", "jsoncap"},
 	"interpret":               {"tools/definitions"},
 	"agent/offline":           {"agent", "interpret", "tools/definitions", "jsoncap"},
-	"chat":                    {"termsafe", "agent", "manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"mcp":                     {"manager", "bridge", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"cmd/jido":                {"termsafe", "mcp", "chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"chat":                    {"termsafe", "agent", "manager", "bridge", "tools/builtin", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"mcp":                     {"manager", "bridge", "tools/builtin", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"cmd/jido":                {"termsafe", "mcp", "chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "tools/builtin", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"test/testenv":            {},
-	"test/loadgen":            {"manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"test/bench/loadbench":    {"test/loadgen", "manager", "bridge", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"test/loadgen":            {"manager", "bridge", "tools/builtin", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"test/bench/loadbench":    {"test/loadgen", "manager", "bridge", "tools/builtin", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 }
 
 func TestImportDirection(t *testing.T) {
@@ -76,11 +77,25 @@ func TestImportDirection(t *testing.T) {
 	}
 }
 
+// TestBridgeIsLuaAdaptationOnly: bridge imports the Lua runtime, the tools it exposes
+// and the user tools, nothing of what the tools do (that is tools/builtin's).
+func TestBridgeIsLuaAdaptationOnly(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, module+"bridge").Output()
+	require.NoError(t, err)
+	var direct []string
+	for _, dep := range strings.Fields(string(out)) {
+		if rel, ok := strings.CutPrefix(dep, module); ok {
+			direct = append(direct, rel)
+		}
+	}
+	assert.ElementsMatch(t, []string{"runtime", "tools/builtin", "tools/definitions", "usertools"}, direct)
+}
+
 // forbiddenInTools are host file-system calls that would bypass security.Root.
 var forbiddenInTools = regexp.MustCompile(`\bos\.(Open|OpenFile|ReadFile|WriteFile|Create|Remove|RemoveAll|Rename|Mkdir|MkdirAll|Stat|Lstat|ReadDir|DirFS|Symlink|Link)\(|filepath\.Join\(`)
 
 func TestToolCodeUsesOnlySecurityRoot(t *testing.T) {
-	for _, dir := range []string{"bridge", "manager", "scripts", "tools/definitions", "edit", "validate", "walk", "ignore", "search", "shellclass", "redact", "testrun", "plan", "planshell"} {
+	for _, dir := range []string{"bridge", "tools/builtin", "manager", "scripts", "tools/definitions", "edit", "validate", "walk", "ignore", "search", "shellclass", "redact", "testrun", "plan", "planshell"} {
 		files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
 		require.NoError(t, err)
 		require.NotEmpty(t, files, dir)

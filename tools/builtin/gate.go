@@ -1,4 +1,4 @@
-package bridge
+package builtin
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"github.com/jido-run/jido/tools/definitions"
 )
 
-// Gate decides whether a tool call may run. Every call of every bridge tool passes it,
-// however it was made (jido.<tool>, jido.call, a user's Lua tool), after its arguments are
+// Gate decides whether a tool call may run. Every call of every tool passes it, however
+// it was made (jido.<tool>, jido.call, a user's Lua tool), after its arguments are
 // validated and before anything happens; a refusal is returned to the snippet as the
 // call's error. A nil Gate lets everything run.
 type Gate interface {
@@ -31,8 +31,10 @@ func gated[P, R any](ctx context.Context, d Deps, t *definitions.Tool, p P, fn f
 	if t.IsDryRun(p) {
 		return nil // a dry run changes nothing: it needs no approval
 	}
-	if terr := d.users.allows(t); terr != nil {
-		return terr
+	if d.Allow != nil {
+		if terr := d.Allow(t); terr != nil {
+			return terr
+		}
 	}
 	if d.Gate == nil {
 		return nil

@@ -1,4 +1,4 @@
-package bridge
+package builtin
 
 import (
 	"reflect"
@@ -15,12 +15,12 @@ func TestEveryToolIsBound(t *testing.T) {
 	diffed := []string{"write_file", "edit_file", "edit_region", "multi_edit", "plan_apply", "plan_diff"}
 	var bound []string
 	for _, b := range builtins {
-		bound = append(bound, b.tool.Name)
-		assert.Equal(t, reflect.Struct, b.result.Kind(), b.tool.Name)
-		ptr := reflect.PointerTo(b.result)
-		assert.True(t, ptr.Implements(reflect.TypeFor[outcomer]()), "%s: %s has no Outcome", b.tool.Name, b.result)
-		if slices.Contains(diffed, b.tool.Name) {
-			assert.True(t, ptr.Implements(reflect.TypeFor[Differ]()), "%s: its preview shows no diff", b.tool.Name)
+		bound = append(bound, b.Def.Name)
+		assert.Equal(t, reflect.Struct, b.Result.Kind(), b.Def.Name)
+		ptr := reflect.PointerTo(b.Result)
+		assert.True(t, ptr.Implements(reflect.TypeFor[outcomer]()), "%s: %s has no Outcome", b.Def.Name, b.Result)
+		if slices.Contains(diffed, b.Def.Name) {
+			assert.True(t, ptr.Implements(reflect.TypeFor[Differ]()), "%s: its preview shows no diff", b.Def.Name)
 		}
 	}
 	assert.ElementsMatch(t, definitions.Names(), bound)

@@ -1,17 +1,16 @@
-package bridge
+package builtin
 
 import (
 	"context"
 	"reflect"
 
 	"github.com/jido-run/jido/tools/definitions"
-	lua "github.com/yuin/gopher-lua"
 )
 
 // builtins binds every built-in tool's declaration to its Go implementation: the one place
 // a tool's function, and so its result type, is named. A test checks it against the
 // catalogue both ways.
-var builtins = []binding{
+var builtins = []*Tool{
 	bind(definitions.ReadFile, (*Files).ReadFile),
 	bind(definitions.WriteFile, (*Files).WriteFile),
 	bind(definitions.EditFile, (*Files).EditFile),
@@ -34,42 +33,63 @@ var builtins = []binding{
 	bind(definitions.PlanDiscard, (*PlanTools).PlanDiscard),
 }
 
-// binding is one built-in tool: its declaration, the Go type of its result, and the maker
-// of its Lua function for a session.
-type binding struct {
-	tool   *definitions.Tool
-	result reflect.Type
-	lua    func(Deps) lua.LGFunction
+// Tool is a built-in tool: its declaration, the Go type of its result, and its run.
+type Tool struct {
+	Def    *definitions.Tool
+	Result reflect.Type // a struct type; the tool returns a pointer to one
+	run    func(ctx context.Context, d Deps, args map[string]any) (any, *definitions.ToolError)
 }
 
-// module is a bridge module: a struct that embeds Deps (Files, Find, Exec, ...).
+// Run makes one call of the tool with the arguments a client sent: it validates them,
+// asks the gate (not for a dry run), journals a change, and runs the tool. The result is
+// a pointer to the tool's result type; d must be Ready.
+func (t *Tool) Run(ctx context.Context, d Deps, args map[string]any) (any, *definitions.ToolError) {
+	return t.run(ctx, d, args)
+}
+
+// module is a module of tools: a struct that embeds Deps (Files, Find, Exec, ...).
 type module[M any] interface {
 	*M
 	setDeps(Deps)
 }
 
-// setDeps lets bind make a module of any kind for a session.
+// setDeps lets bind make a module of any kind for a call.
 func (d *Deps) setDeps(v Deps) { *d = v }
 
-// bind binds tool t to method fn of a module; the result type is fn's (a struct, or a
-// pointer to one).
-func bind[M any, PM module[M], P, R any](t *definitions.Tool, fn func(PM, context.Context, P) (R, error)) binding {
+// bind binds tool t to method fn of a module.
+func bind[M any, PM module[M], P, R any](t *definitions.Tool, fn func(PM, context.Context, P) (R, error)) *Tool {
 	result := reflect.TypeFor[R]()
 	if result.Kind() == reflect.Pointer {
 		result = result.Elem()
 	}
-	return binding{tool: t, result: result, lua: func(d Deps) lua.LGFunction {
+	return &Tool{Def: t, Result: result, run: func(ctx context.Context, d Deps, args map[string]any) (any, *definitions.ToolError) {
+		p, terr := definitions.Decode[P](t, args)
+		if terr != nil {
+			return nil, terr
+		}
 		m := PM(new(M))
 		m.setDeps(d)
-		return toolFunc(d, t, func(ctx context.Context, p P) (R, error) { return fn(m, ctx, p) })
+		call := func(ctx context.Context, p P) (R, error) { return fn(m, ctx, p) }
+		if terr := gated(ctx, d, t, p, call); terr != nil {
+			return nil, terr
+		}
+		res, err := journaled(ctx, d, t, p, call)
+		if err != nil {
+			return nil, toolError(err)
+		}
+		return res, nil
 	}}
 }
+
+// All returns every built-in tool, in the order of builtins. The slice must not be
+// modified.
+func All() []*Tool { return builtins }
 
 // resultTypes indexes the result types of the built-in tools by name.
 var resultTypes = func() map[string]reflect.Type {
 	m := make(map[string]reflect.Type, len(builtins))
 	for _, b := range builtins {
-		m[b.tool.Name] = b.result
+		m[b.Def.Name] = b.Result
 	}
 	return m
 }()

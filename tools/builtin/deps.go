@@ -1,0 +1,61 @@
+// Package builtin implements jido's built-in tools: for each, a plain Go function from its
+// params to its result (definitions declares both), run behind the approval gate and,
+// for changes, the undo journal. It knows nothing of Lua: the bridge package exposes these
+// tools to snippets, which are the only way calls reach them. All file access goes
+// through security.Root (or plan mode's overlay of it).
+package builtin
+
+import (
+	"github.com/jido-run/jido/journal"
+	"github.com/jido-run/jido/plan"
+	"github.com/jido-run/jido/redact"
+	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/shell"
+	"github.com/jido-run/jido/tools/definitions"
+	"github.com/jido-run/jido/walk"
+)
+
+// Deps are what the built-in tools of one session need.
+type Deps struct {
+	Root    *security.Root   // the project on disk
+	Store   Store            // what the file tools act on (nil: Disk(Root), or the plan's View)
+	Plan    *plan.Overlay    // plan mode: the session's plan, which every tool acts on (nil: off)
+	Reads   *ReadLog         // the session's read tracking, for compare-and-swap edits
+	Walker  *walk.Walker     // tree walks of list_files, glob and search (nil: one without global excludes)
+	Shell   *shell.Lazy      // the session's command runner (nil: run_shell and run_tests are refused)
+	Gate    Gate             // approves or refuses every call (nil: everything runs)
+	Journal *journal.Journal // keeps the before-state of every change set, for undo (nil: none)
+	// Redactor returns the rules that remove secrets from what tools return, asked when a
+	// tool needs them (so that a project's secret values are read only if ever needed;
+	// nil: the default rules).
+	Redactor func() *redact.Redactor
+	// Allow, when set, may refuse a call before the gate is asked (the bridge holds a
+	// user's Lua tool to the flags it declared this way).
+	Allow func(*definitions.Tool) *definitions.ToolError
+}
+
+// Ready returns d with its defaults filled in: the store (the disk, or the plan's view)
+// and a walker on it.
+func (d Deps) Ready() Deps {
+	switch {
+	case d.Store != nil:
+	case d.Plan != nil:
+		d.Store = d.Plan.View()
+	default:
+		d.Store = Disk(d.Root)
+	}
+	if d.Walker == nil {
+		d.Walker = walk.NewTree(d.Store, nil)
+	} else if d.Plan != nil {
+		d.Walker = d.Walker.On(d.Store)
+	}
+	return d
+}
+
+// redactor returns the redaction rules in force.
+func (d Deps) redactor() *redact.Redactor {
+	if d.Redactor == nil {
+		return redact.Default()
+	}
+	return d.Redactor()
+}
