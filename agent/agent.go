@@ -47,6 +47,9 @@ type ToolResult struct {
 	// Note, when set, says the content was shortened to keep the conversation inside the
 	// model's context, and what was dropped.
 	Note string `json:"note,omitempty"`
+	// Outcome says in a few words what the call did, for people ("212 lines", "+3 -1"),
+	// when its executor knows; it is not shown to the model.
+	Outcome string `json:"outcome,omitempty"`
 }
 
 // Message is one turn of the conversation: a user's text, or the results of the tools

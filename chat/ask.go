@@ -42,7 +42,7 @@ func Ask(ctx context.Context, a *agent.Agent, question string, out io.Writer, as
 		switch {
 		case e.Kind == agent.EventToolResult:
 			res.Calls = append(res.Calls, AskedCall{Name: e.Call.Name, Args: e.Call.Args, OK: e.Result.OK,
-				Outcome: outcome(*e.Call, *e.Result), Result: e.Result.Content})
+				Outcome: outcome(*e.Result), Result: e.Result.Content})
 			if !asJSON {
 				fmt.Fprint(out, stream.Flush())
 				if midLine {

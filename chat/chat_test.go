@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -13,8 +15,10 @@ import (
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/shell"
 	"github.com/jido-run/jido/testrun"
 	"github.com/jido-run/jido/tools/builtin"
+	"github.com/jido-run/jido/tools/definitions"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -76,7 +80,8 @@ func (p *scripted) Complete(ctx context.Context, req agent.Request, onText func(
 	return m, nil
 }
 
-// executor answers every call with a fixed result per tool.
+// executor answers every call with a fixed result per tool, given as the JSON of the
+// tool's result type; its outcome is what the type says once the JSON is decoded into it.
 type executor map[string]string
 
 func (e executor) Execute(_ context.Context, c agent.ToolCall) agent.ToolResult {
@@ -84,7 +89,15 @@ func (e executor) Execute(_ context.Context, c agent.ToolCall) agent.ToolResult 
 	if !ok {
 		return agent.ToolResult{CallID: c.ID, Name: c.Name, OK: false, Content: json.RawMessage(`{"type":"permission-error","message":"the user denied ` + c.Name + `"}`)}
 	}
-	return agent.ToolResult{CallID: c.ID, Name: c.Name, OK: true, Content: json.RawMessage(content)}
+	res := agent.ToolResult{CallID: c.ID, Name: c.Name, OK: true, Content: json.RawMessage(content)}
+	if typ, ok := builtin.ResultType(c.Name); ok {
+		v := reflect.New(typ)
+		if err := json.Unmarshal(res.Content, v.Interface()); err != nil {
+			panic(fmt.Sprintf("%s: the fixed result does not decode as %s: %v", c.Name, typ, err))
+		}
+		res.Outcome = outcomeOf(v.Interface())
+	}
+	return res
 }
 
 // host records the slash commands.
@@ -240,39 +253,40 @@ func TestApproverShowsTheRuleItRecords(t *testing.T) {
 	assert.Contains(t, out.String(), "[s] and [a] allow from now on:\n    [[allow]]\n    tool = \"run_shell\"\n    command = \"echo tick\"\n    class = \"read-only\"\n")
 }
 
+// TestOutcome checks the line shown for a finished call, as the executor makes it from
+// the call's typed result (or its error).
 func TestOutcome(t *testing.T) {
-	for _, tc := range []struct {
-		call    agent.ToolCall
-		ok      bool
-		content string
-		want    string
-	}{
-		{agent.ToolCall{Name: "read_file", Args: map[string]any{"path": "a.go"}}, true, `{"total_lines":212,"start_line":1,"end_line":212}`, "● read_file a.go → 212 lines"},
-		{agent.ToolCall{Name: "read_file", Args: map[string]any{"path": "a.go"}}, true, `{"total_lines":212,"start_line":10,"end_line":20}`, "● read_file a.go → lines 10-20 of 212"},
-		{agent.ToolCall{Name: "edit_file", Args: map[string]any{"path": "a.go"}}, true, `{"lines_added":3,"lines_removed":1}`, "● edit_file a.go → +3 -1"},
-		{agent.ToolCall{Name: "write_file", Args: map[string]any{"path": "n.go"}}, true, `{"bytes_written":10,"created":true}`, "● write_file n.go → created, 10 bytes"},
-		{agent.ToolCall{Name: "list_dir", Args: map[string]any{"path": "."}}, true, `{"entries":[{},{}]}`, "● list_dir . → 2 entries"},
-		{agent.ToolCall{Name: "glob", Args: map[string]any{"pattern": "**/*.go"}}, true, `{"count":1}`, "● glob **/*.go → 1 file"},
-		{agent.ToolCall{Name: "search", Args: map[string]any{"query": "TODO"}}, true, `{"count":4}`, "● search TODO → 4 matches"},
-		{agent.ToolCall{Name: "run_shell", Args: map[string]any{"command": "go test ./...\nmore"}}, true, `{"exit_code":1}`, "● run_shell go test ./...… → exit 1"},
-		{agent.ToolCall{Name: "run_shell", Args: map[string]any{"cmd": []any{"ls", "-l"}}}, true, `{"exit_code":0,"timed_out":true}`, "● run_shell ls -l → timed out"},
-		{agent.ToolCall{Name: "run_tests"}, true, `{"passed":5,"failed":1}`, "● run_tests → 5 passed, 1 failed"},
-		{agent.ToolCall{Name: "move_file", Args: map[string]any{"source": "a"}}, true, `{"destination":"b"}`, "● move_file a → moved to b"},
-		{agent.ToolCall{Name: "file_exists", Args: map[string]any{"path": "x"}}, true, `{"exists":false}`, "● file_exists x → does not exist"},
-		{agent.ToolCall{Name: "multi_edit", Args: map[string]any{"path": "a.go"}}, true, typed(t, builtin.MultiEditResult{Files: []builtin.FileDiff{{LinesAdded: 2}, {LinesAdded: 1, LinesRemoved: 4}}}), "● multi_edit a.go → +3 -4 in 2 files"},
-		{agent.ToolCall{Name: "run_tests"}, true, typed(t, builtin.RunTestsResult{Summary: &testrun.Summary{Passed: 36, Errors: 8}}), "● run_tests → 36 passed, 0 failed, 8 errors"},
-		{agent.ToolCall{Name: "write_file", Args: map[string]any{"path": ".env"}}, false, `{"type":"permission-error","message":"write .env: secret file"}`, "✗ write_file .env → permission-error: write .env: secret file"},
-	} {
-		got := style{}.toolLine(tc.call, agent.ToolResult{Name: tc.call.Name, OK: tc.ok, Content: json.RawMessage(tc.content)})
-		assert.Equal(t, tc.want, got)
+	exit := func(code int, timedOut bool) *builtin.ShellResult {
+		return &builtin.ShellResult{Result: &shell.Result{ExitCode: code, TimedOut: timedOut}}
 	}
-}
-
-// typed encodes a tool's result value as the chat receives it.
-func typed(t *testing.T, v any) string {
-	data, err := json.Marshal(v)
-	require.NoError(t, err)
-	return string(data)
+	for _, tc := range []struct {
+		call   agent.ToolCall
+		result any // a built-in result type, or a *definitions.ToolError
+		want   string
+	}{
+		{agent.ToolCall{Name: "read_file", Args: map[string]any{"path": "a.go"}}, &builtin.ReadFileResult{TotalLines: 212, StartLine: 1, EndLine: 212}, "● read_file a.go → 212 lines"},
+		{agent.ToolCall{Name: "read_file", Args: map[string]any{"path": "a.go"}}, &builtin.ReadFileResult{TotalLines: 212, StartLine: 10, EndLine: 20}, "● read_file a.go → lines 10-20 of 212"},
+		{agent.ToolCall{Name: "edit_file", Args: map[string]any{"path": "a.go"}}, &builtin.EditFileResult{FileDiff: builtin.FileDiff{LinesAdded: 3, LinesRemoved: 1}}, "● edit_file a.go → +3 -1"},
+		{agent.ToolCall{Name: "multi_edit", Args: map[string]any{"path": "a.go"}}, &builtin.MultiEditResult{Files: []builtin.FileDiff{{LinesAdded: 2}, {LinesAdded: 1, LinesRemoved: 4}}}, "● multi_edit a.go → +3 -4 in 2 files"},
+		{agent.ToolCall{Name: "write_file", Args: map[string]any{"path": "n.go"}}, &builtin.WriteFileResult{BytesWritten: 10, Created: true}, "● write_file n.go → created, 10 bytes"},
+		{agent.ToolCall{Name: "list_dir", Args: map[string]any{"path": "."}}, &builtin.ListDirResult{Entries: make([]builtin.DirEntry, 2)}, "● list_dir . → 2 entries"},
+		{agent.ToolCall{Name: "glob", Args: map[string]any{"pattern": "**/*.go"}}, &builtin.FileList{Count: 1}, "● glob **/*.go → 1 file"},
+		{agent.ToolCall{Name: "search", Args: map[string]any{"query": "TODO"}}, &builtin.SearchResult{Count: 4}, "● search TODO → 4 matches"},
+		{agent.ToolCall{Name: "run_shell", Args: map[string]any{"command": "go test ./...\nmore"}}, exit(1, false), "● run_shell go test ./...… → exit 1"},
+		{agent.ToolCall{Name: "run_shell", Args: map[string]any{"cmd": []any{"ls", "-l"}}}, exit(0, true), "● run_shell ls -l → timed out"},
+		{agent.ToolCall{Name: "run_tests"}, &builtin.RunTestsResult{Summary: &testrun.Summary{Passed: 5, Failed: 1}}, "● run_tests → 5 passed, 1 failed"},
+		{agent.ToolCall{Name: "run_tests"}, &builtin.RunTestsResult{Summary: &testrun.Summary{Passed: 36, Errors: 8}}, "● run_tests → 36 passed, 0 failed, 8 errors"},
+		{agent.ToolCall{Name: "move_file", Args: map[string]any{"source": "a"}}, &builtin.MoveFileResult{Destination: "b"}, "● move_file a → moved to b"},
+		{agent.ToolCall{Name: "file_exists", Args: map[string]any{"path": "x"}}, &builtin.FileExistsResult{}, "● file_exists x → does not exist"},
+		{agent.ToolCall{Name: "my_lua_tool"}, map[string]any{"x": 1.0}, "● my_lua_tool → done"},
+		{agent.ToolCall{Name: "write_file", Args: map[string]any{"path": ".env"}}, definitions.NewError(definitions.PermissionError, "write .env: secret file"), "✗ write_file .env → permission-error: write .env: secret file"},
+	} {
+		res := manager.ToolResult{Name: tc.call.Name, OK: true, Result: tc.result}
+		if e, ok := tc.result.(*definitions.ToolError); ok {
+			res = manager.ToolResult{Name: tc.call.Name, Error: e}
+		}
+		assert.Equal(t, tc.want, style{}.toolLine(tc.call, agentResult(tc.call, res)))
+	}
 }
 
 func TestTranscriptRoundTrip(t *testing.T) {

@@ -1,13 +1,13 @@
 package chat
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/termsafe"
-	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
@@ -103,8 +103,8 @@ func oneLine(s string, max int) string {
 }
 
 // outcome is a tool result in a few words: "212 lines", "+3 -1", "exit 0", as its result
-// type says it; an error is its type and message.
-func outcome(call agent.ToolCall, res agent.ToolResult) string {
+// type says it (Executor); an error is its type and message.
+func outcome(res agent.ToolResult) string {
 	if !res.OK {
 		var e definitions.ToolError
 		if json.Unmarshal(res.Content, &e) != nil {
@@ -112,16 +112,13 @@ func outcome(call agent.ToolCall, res agent.ToolResult) string {
 		}
 		return fmt.Sprintf("%s: %s", e.Type, oneLine(e.Message, 100))
 	}
-	if s, ok := builtin.Outcome(call.Name, res.Content); ok {
-		return s
-	}
-	return "done"
+	return cmp.Or(res.Outcome, "done")
 }
 
 // toolLine is the one line shown for a finished call; what comes from the model or the
 // tool is made safe before it is coloured.
 func (st style) toolLine(call agent.ToolCall, res agent.ToolResult) string {
-	out := termsafe.Line(outcome(call, res))
+	out := termsafe.Line(outcome(res))
 	if !res.OK {
 		return st.paint(red, "✗ ") + callLabel(call) + st.paint(dim, " → ") + st.paint(red, out)
 	}

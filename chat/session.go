@@ -47,11 +47,18 @@ func (e *Executor) Swap(s *manager.Session) *manager.Session {
 
 // Execute implements agent.Executor.
 func (e *Executor) Execute(ctx context.Context, call agent.ToolCall) agent.ToolResult {
-	res := e.Session().Call(ctx, manager.ToolCall{ID: call.ID, Name: call.Name, Args: call.Args})
+	return agentResult(call, e.Session().Call(ctx, manager.ToolCall{ID: call.ID, Name: call.Name, Args: call.Args}))
+}
+
+// agentResult is what the agent gets of a call's result: its JSON, capped, and its
+// outcome in a few words when its type says it (builtin.Outcomer).
+func agentResult(call agent.ToolCall, res manager.ToolResult) agent.ToolResult {
 	out := agent.ToolResult{CallID: call.ID, Name: call.Name, OK: res.OK}
 	var v any = res.Result
 	if !res.OK {
 		v = res.Error
+	} else {
+		out.Outcome = outcomeOf(res.Result)
 	}
 	content, err := json.Marshal(v)
 	if err != nil {
@@ -61,6 +68,14 @@ func (e *Executor) Execute(ctx context.Context, call agent.ToolCall) agent.ToolR
 	// Valid JSON of the same shape, with a note of what was cut (see jsoncap).
 	out.Content, out.Note = jsoncap.Cap(content, MaxResultChars)
 	return out
+}
+
+// outcomeOf is what a result's type says of it in a few words, or "".
+func outcomeOf(result any) string {
+	if o, ok := result.(builtin.Outcomer); ok {
+		return o.Outcome()
+	}
+	return ""
 }
 
 // SessionHost is the Host of a chat on a manager: its policy engine decides the mode, and

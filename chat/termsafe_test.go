@@ -95,7 +95,7 @@ func TestToolLineEscaped(t *testing.T) {
 		content string
 		want    string
 	}{
-		{"success", true, `{"lines_added":3,"lines_removed":1}`, `● edit_file\x1b[2K main.go\x1b[1A\r\u202e → done`}, // not edit_file: no outcome of its own
+		{"success", true, `{"lines_added":3,"lines_removed":1}`, `● edit_file\x1b[2K main.go\x1b[1A\r\u202e → done`}, // no outcome given
 		{"failure", false, `{"type":"edit-error\u001b[2K","message":"no match in \u009b2J main.go"}`, `✗ edit_file\x1b[2K main.go\x1b[1A\r\u202e → edit-error\x1b[2K: no match in \u009b2J main.go`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,8 +108,12 @@ func TestToolLineEscaped(t *testing.T) {
 	}
 	t.Run("shell cmd list", func(t *testing.T) {
 		got := style{}.toolLine(agent.ToolCall{Name: "run_shell", Args: map[string]any{"cmd": []any{"ls", "\x1b[2J"}}},
-			agent.ToolResult{OK: true, Content: json.RawMessage(`{"exit_code":0}`)})
+			agent.ToolResult{OK: true, Content: json.RawMessage(`{"exit_code":0}`), Outcome: "exit 0"})
 		assert.Equal(t, `● run_shell ls \x1b[2J → exit 0`, got)
+	})
+	t.Run("outcome naming a file", func(t *testing.T) {
+		got := style{}.toolLine(agent.ToolCall{Name: "move_file"}, agent.ToolResult{OK: true, Outcome: "moved to x\x1b]0;owned\a"})
+		assert.Equal(t, `● move_file → moved to x\x1b]0;owned\a`, got)
 	})
 }
 

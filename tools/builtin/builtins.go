@@ -58,6 +58,20 @@ func (d *Deps) setDeps(v Deps) { *d = v }
 
 // bind binds tool t to method fn of a module.
 func bind[M any, PM module[M], P, R any](t *definitions.Tool, fn func(PM, context.Context, P) (R, error)) *Tool {
+	return New(t, func(ctx context.Context, d Deps, p P) (R, error) {
+		m := PM(new(M))
+		m.setDeps(d)
+		return fn(m, ctx, p)
+	})
+}
+
+// New makes a tool of declaration t (params type P) and its implementation fn, which
+// returns its result as R, a struct or a pointer to one: the way to add a Go tool of
+// one's own (manager.Config.Tools). fn gets the call's params validated against t's
+// schema, once the gate let the call run; a change to the files t.ActedOn names is
+// journaled for undo. For plan mode to hold its changes, fn reads and writes through
+// d.Store, never d.Root.
+func New[P, R any](t *definitions.Tool, fn func(ctx context.Context, d Deps, p P) (R, error)) *Tool {
 	result := reflect.TypeFor[R]()
 	if result.Kind() == reflect.Pointer {
 		result = result.Elem()
@@ -67,9 +81,7 @@ func bind[M any, PM module[M], P, R any](t *definitions.Tool, fn func(PM, contex
 		if terr != nil {
 			return nil, terr
 		}
-		m := PM(new(M))
-		m.setDeps(d)
-		call := func(ctx context.Context, p P) (R, error) { return fn(m, ctx, p) }
+		call := func(ctx context.Context, p P) (R, error) { return fn(ctx, d, p) }
 		if terr := gated(ctx, d, t, p, call); terr != nil {
 			return nil, terr
 		}

@@ -18,22 +18,10 @@ func TestEveryToolIsBound(t *testing.T) {
 		bound = append(bound, b.Def.Name)
 		assert.Equal(t, reflect.Struct, b.Result.Kind(), b.Def.Name)
 		ptr := reflect.PointerTo(b.Result)
-		assert.True(t, ptr.Implements(reflect.TypeFor[outcomer]()), "%s: %s has no Outcome", b.Def.Name, b.Result)
+		assert.True(t, ptr.Implements(reflect.TypeFor[Outcomer]()), "%s: %s has no Outcome", b.Def.Name, b.Result)
 		if slices.Contains(diffed, b.Def.Name) {
 			assert.True(t, ptr.Implements(reflect.TypeFor[Differ]()), "%s: its preview shows no diff", b.Def.Name)
 		}
 	}
 	assert.ElementsMatch(t, definitions.Names(), bound)
-}
-
-// TestOutcomeDecodesTheResultType checks Outcome on a result as JSON, and that it refuses
-// what is not a built-in result.
-func TestOutcomeDecodesTheResultType(t *testing.T) {
-	s, ok := Outcome("edit_file", []byte(`{"path":"a","lines_added":2,"lines_removed":0}`))
-	assert.True(t, ok)
-	assert.Equal(t, "+2 -0", s)
-	_, ok = Outcome("my_lua_tool", []byte(`{}`))
-	assert.False(t, ok)
-	_, ok = Outcome("read_file", []byte(`[1,2]`))
-	assert.False(t, ok)
 }

@@ -1,34 +1,14 @@
 package builtin
 
 import (
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 )
 
-// outcomer is a result that says in a few words what its call did, for people: "212
-// lines", "+3 -1", "exit 0". Every built-in result type is one (a test checks).
-type outcomer interface{ Outcome() string }
-
-// Outcome decodes a built-in tool's JSON result into its Go type and says in a few words
-// what the call did; ok is false for a tool without a declared result type or a result
-// that does not decode as one.
-func Outcome(tool string, result []byte) (string, bool) {
-	typ, ok := resultTypes[tool]
-	if !ok {
-		return "", false
-	}
-	v := reflect.New(typ)
-	if json.Unmarshal(result, v.Interface()) != nil {
-		return "", false
-	}
-	o, ok := v.Interface().(outcomer)
-	if !ok {
-		return "", false
-	}
-	return o.Outcome(), true
-}
+// Outcomer is a result that says in a few words what its call did, for people: "212
+// lines", "+3 -1", "exit 0". Every built-in result type is one (a test checks); a Go tool
+// of one's own (New) can be one too.
+type Outcomer interface{ Outcome() string }
 
 // plural is "1 line", "2 lines", "3 entries", "4 matches".
 func plural(n int, one string) string {

@@ -3,43 +3,46 @@ package definitions
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agnivade/levenshtein"
 )
 
-// catalogue is every built-in tool, sorted by name.
-var catalogue = sortedTools(
-	ReadFile, WriteFile, EditFile, EditRegion, MultiEdit, ListDir, ListFiles, Glob, Search, FileExists,
-	DeleteFile, MoveFile, RunShell, JobOutput, JobKill, RunTests, Undo, PlanDiff, PlanApply, PlanDiscard,
-)
+// catalogue is every built-in tool, registered by define as the declarations are
+// initialized; catalogued sorts and indexes it on first use.
+var catalogue []*Tool
 
 // byName indexes the catalogue.
-var byName = func() map[string]*Tool {
-	m := make(map[string]*Tool, len(catalogue))
-	for _, t := range catalogue {
-		m[t.Name] = t
-	}
-	return m
-}()
+var byName map[string]*Tool
 
-func sortedTools(tools ...*Tool) []*Tool {
-	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.Name, b.Name) })
-	return tools
-}
+var catalogued = sync.OnceFunc(func() {
+	slices.SortFunc(catalogue, func(a, b *Tool) int { return strings.Compare(a.Name, b.Name) })
+	byName = make(map[string]*Tool, len(catalogue))
+	for _, t := range catalogue {
+		if byName[t.Name] != nil {
+			panic("tool " + t.Name + " is declared twice")
+		}
+		byName[t.Name] = t
+	}
+})
 
 // All returns every built-in tool, sorted by name. The slice must not be modified.
-func All() []*Tool { return catalogue }
+func All() []*Tool {
+	catalogued()
+	return catalogue
+}
 
 // Lookup finds a tool by name.
 func Lookup(name string) (*Tool, bool) {
+	catalogued()
 	t, ok := byName[name]
 	return t, ok
 }
 
 // Names returns the names of all tools, sorted.
 func Names() []string {
-	names := make([]string, len(catalogue))
-	for i, t := range catalogue {
+	names := make([]string, len(All()))
+	for i, t := range All() {
 		names[i] = t.Name
 	}
 	return names

@@ -46,14 +46,17 @@ type Tool struct {
 	nested     map[string]bool // properties the schema library must validate (items, objects, maps, enums)
 }
 
-// define declares the tool name with params type P; the description is read from name.md.
-// It panics on a broken declaration: declarations are static and covered by tests.
+// define declares the built-in tool name with params type P and adds it to the catalogue;
+// the description is read from name.md. It panics on a broken declaration: declarations
+// are static and covered by tests.
 func define[P any](name string, d Decl) *Tool {
 	desc, err := docs.ReadFile(name + ".md")
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: no description file: %v", name, err))
 	}
-	return Declare[P](name, strings.TrimSpace(string(desc)), d)
+	t := Declare[P](name, strings.TrimSpace(string(desc)), d)
+	catalogue = append(catalogue, t)
+	return t
 }
 
 // Declare declares a tool with params type P outside the catalogue: what define does for
