@@ -124,11 +124,23 @@ func pathMatches(globs []string, p string) bool {
 
 // commandMatches reports whether the prefix words equal the first words of c
 // (its base name, then its arguments).
+//
+// A nameless command (a redirection, or assignments alone: its Args are their text, as
+// ["2>", "err.log"]) matches only when the words are exactly its Args.
 func commandMatches(words []string, c Command) bool {
-	if len(words) == 0 || len(c.Args)+1 < len(words) {
+	if c.Name == "" {
+		return len(words) > 0 && strings.Join(words, " ") == strings.Join(c.Args, " ")
+	}
+	if len(words) == 0 || baseName(words[0]) != baseName(c.Name) {
 		return false
 	}
-	if baseName(words[0]) != baseName(c.Name) {
+	if len(words) > 2 && isCodeArg(words[1]) {
+		// An interpreter's program is matched whole: python3 -c 'print(1)' does not cover
+		// python3 -c 'print(1)' more.py, and a program with two spaces or a newline where
+		// the rule has one space is another program.
+		return len(c.Args) > 1 && c.Args[0] == words[1] && strings.Join(c.Args[1:], " ") == strings.Join(words[2:], " ")
+	}
+	if len(c.Args)+1 < len(words) {
 		return false
 	}
 	for i, w := range words[1:] {
@@ -176,6 +188,9 @@ func suggest(r Request) string {
 // (python3 -c, node -e, perl -e, ruby -e, bash -c ...).
 var codeFlags = map[string]bool{"-c": true, "-e": true, "-E": true, "--eval": true, "-p": true, "--print": true, "-r": true, "--command": true}
 
+// isCodeArg reports whether the arguments after arg are an interpreter's program.
+func isCodeArg(arg string) bool { return codeFlags[arg] || arg == "eval" }
+
 // RuleFor is the allow rule that covers r and no more, which a "for the session" or
 // "always" answer records and the prompt shows: the tool and its paths, or for a shell
 // tool each simple command of the line (command, or commands for several), as its name
@@ -193,7 +208,9 @@ func RuleFor(r Request) Rule {
 				prefixes = append(prefixes, p)
 			}
 		}
-		if len(prefixes) == 1 {
+		// A command with nothing to record leaves a blank prefix, which Remember refuses:
+		// a rule without commands would cover every line of the class.
+		if len(prefixes) == 1 && strings.TrimSpace(prefixes[0]) != "" {
 			rule.Command = prefixes[0]
 		} else {
 			rule.Commands = prefixes
@@ -208,12 +225,16 @@ func RuleFor(r Request) Rule {
 }
 
 // commandPrefix is the part of a command a rule records: its name and first argument,
-// or all of its arguments when they are an interpreter's program.
+// or all of its arguments when they are an interpreter's program; all of a nameless
+// command's (a redirection's operator and target).
 func commandPrefix(c Command) string {
+	if c.Name == "" {
+		return strings.Join(c.Args, " ")
+	}
 	words := []string{baseName(c.Name)}
 	if len(c.Args) > 0 {
 		words = append(words, c.Args[0])
-		if codeFlags[c.Args[0]] || c.Args[0] == "eval" {
+		if isCodeArg(c.Args[0]) {
 			words = append(words, c.Args[1:]...)
 		}
 	}

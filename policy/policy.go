@@ -42,7 +42,10 @@
 //   - command: a prefix of words. A command matches when its base name
 //     (/usr/bin/git = git) and first arguments equal the prefix words. Allow:
 //     every command of the call matches; deny/ask: any command matches. A rule
-//     with a command never matches a call without commands.
+//     with a command never matches a call without commands. Two forms match
+//     whole, not as a prefix: an interpreter's program after a code flag
+//     ("python3 -c print(1)", "bash -c echo hi"), and a nameless command, a
+//     redirection or risky assignments ("> out.txt", "BASH_ENV=./x.sh").
 //   - class: read-only < mutating < network < destructive. Allow: the call's
 //     class is at most the rule's; deny/ask: at least the rule's. The call's
 //     class is Request.Class when set (an unknown value counts as

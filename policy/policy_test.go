@@ -426,6 +426,13 @@ func TestRememberedRulesCoverNoMore(t *testing.T) {
 			[]Request{{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("echo", "tick")}}}},
 		{"python3 -c", Request{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("python3", "-c", "print(1+1)")}},
 			[]Request{{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("python3", "-c", `shutil.rmtree("src")`)}}}},
+		{"bash -c, a program of several words", Request{Tool: "run_shell", Class: "read-only", Commands: []Command{cmd("bash", "-c", "echo hi")}},
+			[]Request{
+				{Tool: "run_shell", Class: "read-only", Commands: []Command{cmd("bash", "-c", "echo hi", "more")}},
+				{Tool: "run_shell", Class: "read-only", Commands: []Command{cmd("bash", "-c", "echo hi\nrm -rf src")}},
+				{Tool: "run_shell", Class: "read-only", Commands: []Command{cmd("bash", "-c", "echo  hi")}},
+				{Tool: "run_shell", Class: "read-only", Commands: []Command{cmd("bash", "-c", "echo")}},
+			}},
 		{"node -e", Request{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("node", "-e", "1")}},
 			[]Request{{Tool: "run_shell", Class: "destructive", Commands: []Command{cmd("node", "-e", "require('fs').rmSync('src')")}}}},
 		{"a line of several commands", Request{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("cd", "web"), cmd("npm", "test")}},
@@ -450,4 +457,29 @@ func TestRememberedRulesCoverNoMore(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRulesNameTheFilesALineWrites: a rule recorded from a line with a redirection or a bare
+// assignment (nameless commands) covers exactly that redirection or assignment, and a line
+// with nothing to record gives a rule Remember refuses rather than one with no command.
+func TestRulesNameTheFilesALineWrites(t *testing.T) {
+	redirect := func(op, target string) Command { return Command{Args: []string{op, target}} }
+	approved := Request{Tool: "run_shell", Class: "mutating", Commands: []Command{cmd("echo", "x"), redirect(">", "f")}}
+	assert.Equal(t, []string{"echo x", "> f"}, RuleFor(approved).Commands)
+	e := New(ModeDefault)
+	remember(t, e, RuleFor(approved), ScopeSession)
+	assert.Equal(t, Allow, e.Decide(approved).Action)
+	for _, v := range [][]Command{
+		{cmd("echo", "x"), redirect(">", "main.go")},
+		{cmd("echo", "x"), redirect(">>", "f")},
+		{redirect(">", "main.go")},
+		{Command{Args: []string{"PATH=."}}},
+	} {
+		assert.Equal(t, Ask, e.Decide(Request{Tool: "run_shell", Class: "mutating", Commands: v}).Action, "%v", v)
+	}
+	alone := Request{Tool: "run_shell", Class: "mutating", Commands: []Command{redirect(">", "f")}}
+	assert.Equal(t, "> f", RuleFor(alone).Command, "a bare redirection is a rule of its own, not a rule of no command")
+	blank := RuleFor(Request{Tool: "run_shell", Class: "destructive", Commands: []Command{{}}})
+	_, err := New(ModeDefault).Remember(blank, ScopeSession)
+	assert.Error(t, err, "a rule with no command would cover every line: %+v", blank)
 }

@@ -39,8 +39,11 @@ func (c Class) MarshalText() ([]byte, error) {
 // Reason: "git push --force rewrites remote history"}.
 //
 // A wrapper (env, timeout, xargs, sudo, find -exec, bash -c, ...) is listed itself, with the highest
-// class of itself and what it runs, and the commands it runs follow it. A redirection that is not
-// attached to a simple command ("> f" alone, "{ ls; } > f") is listed as a Command with an empty Name.
+// class of itself and what it runs, and the commands it runs follow it. Every redirection that
+// raises the class, attached to a command or not ("echo x > f", "> f", "{ ls; } 2> f"), is also
+// listed as a Command with an empty Name and Args its operator and target ([">", "f"]), and
+// risky assignments (BASH_ENV=x make, PATH=. alone) as one with Args the assignments, so that
+// a policy can record and match what a line writes and sets.
 type Command struct {
 	Name   string   // program name as written (base name if a path, e.g. /bin/rm -> rm)
 	Args   []string // literal arguments; a non-literal word (with $var, $(...), globs) is kept as its source text

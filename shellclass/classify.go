@@ -163,8 +163,25 @@ func (c *classifier) stmt(ctx *pctx, s *syntax.Stmt, depth int) {
 		c.command(ctx, cmd, depth)
 	}
 	// A redirection of a compound command, or a statement that is only redirections.
-	if v, at := c.redirects(ctx, s.Redirs, depth); v.Class > ReadOnly {
-		c.add(at, Command{Class: v.Class, Reason: v.Reason})
+	c.redirects(ctx, s.Redirs, depth)
+	c.writes(ctx, s.Redirs)
+}
+
+// writes lists every redirection that raises the class (writes a file, opens a device or a
+// connection) as a nameless Command whose Args are its operator and target as written
+// (["2>", "err.log"]), so that a rule recorded from an approved line names the files the
+// line writes, and the same line redirected elsewhere is not covered by it.
+func (c *classifier) writes(ctx *pctx, redirs []*syntax.Redirect) {
+	for _, r := range redirs {
+		v := redirect(ctx, r)
+		if v.Class == ReadOnly || r.Word == nil {
+			continue
+		}
+		op := r.Op.String()
+		if r.N != nil {
+			op = r.N.Value + op
+		}
+		c.add(ctx.key(r.Pos()), Command{Args: []string{op, ctx.text(r.Word)}, Class: v.Class, Reason: v.Reason})
 	}
 }
 
@@ -286,16 +303,24 @@ func (c *classifier) call(ctx *pctx, call *syntax.CallExpr, redirs []*syntax.Red
 			rv, at = av, ctx.key(a.Pos())
 		}
 	}
+	assigned, assignedAt := rv, at
 	for _, w := range call.Args {
 		c.subst(ctx, w, depth)
 	}
 	if v, k := c.redirects(ctx, redirs, depth); v.Class > rv.Class {
 		rv, at = v, k
 	}
-	if len(call.Args) == 0 { // assignments only
-		if rv.Class > ReadOnly {
-			c.add(at, Command{Class: rv.Class, Reason: rv.Reason})
+	if assigned.Class > ReadOnly {
+		// Risky assignments are a nameless command whose Args are their text, so that a rule
+		// recorded without them (make) does not cover the line with them (BASH_ENV=x make).
+		var assigns []string
+		for _, a := range call.Assigns {
+			assigns = append(assigns, ctx.text(a))
 		}
+		c.add(assignedAt, Command{Args: assigns, Class: assigned.Class, Reason: assigned.Reason})
+	}
+	if len(call.Args) == 0 {
+		c.writes(ctx, redirs)
 		return
 	}
 	args := c.words(ctx, call.Args)
@@ -303,6 +328,7 @@ func (c *classifier) call(ctx *pctx, call *syntax.CallExpr, redirs []*syntax.Red
 	if e := &c.entries[i].cmd; rv.Class > e.Class {
 		e.Class, e.Reason = rv.Class, rv.Reason
 	}
+	c.writes(ctx, redirs)
 }
 
 // subst classifies the commands inside $(...), `...` and <(...) anywhere below node. Text in

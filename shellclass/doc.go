@@ -36,7 +36,8 @@
 //     interpreter reading its program from a pipe as in curl ... | sh, GIT_SSH_COMMAND="$X"),
 //     unparsable input, input over 64 KiB, nesting over 64 levels; sed's e without a command and
 //     s///e (they run the text being edited), mapfile -C, printf -v or read with a computed
-//     callback, name or subscript.
+//     callback, name or subscript; make with rules or a shell from its arguments (--eval, -f -,
+//     SHELL other than a system shell, .SHELLFLAGS, a variable holding $(shell ...)).
 //   - Network: curl, wget, ssh (a remote command is classified too), scp, sftp, rsync to host:path,
 //     nc, telnet, ftp, ping, dig, nslookup, npx; git push (plain), fetch, pull, clone, ls-remote,
 //     submodule update; package installs and fetches (npm install/ci/add/update/publish, yarn,
@@ -50,7 +51,8 @@
 //     awk whose program text holds system, > or |, sort/tree/iconv -o, less -o/+!CMD, man -C/-H,
 //     history -w/-a, hostname NAME, date -s, mapfile -C, printf -v/read/mapfile into PATH or
 //     LD_PRELOAD, git -c with a setting that runs a command (core.fsmonitor, ...; a pager is
-//     only classified), go list/vet -toolexec/-exec/-vettool, tar (unless -t), unzip, gzip;
+//     only classified), go -toolexec/-exec/-vettool (the command named is classified and
+//     listed too: go test -exec 'rm -rf x' is Destructive), tar (unless -t), unzip, gzip;
 //     test runners and checkers that load the project's code, which the agent may have
 //     written (go test, cargo test/check/clippy, pytest, python -m pytest/unittest/mypy, mypy,
 //     eslint, prettier, bun test); a read-only command that names a secret file or reads its

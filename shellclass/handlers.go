@@ -42,7 +42,11 @@ func lookup(x *call) (v verdict, known bool) {
 		return h(x), true
 	}
 	if t := tools[key]; t != nil {
-		return t.classify(x.name, x.args), true
+		v := t.classify(x.name, x.args)
+		if t.programs != nil {
+			v.raise(t.programs(x))
+		}
+		return v, true
 	}
 	if r, ok := commandRules[key]; ok {
 		return r.verdict(x.name), true
@@ -136,6 +140,8 @@ func init() {
 		"hostname":      hostnameCmd,
 		"date":          dateCmd,
 		"golangci-lint": readOnlyUnless("golangci-lint", "--fix"),
+		"make":          makeCmd,
+		"gmake":         makeCmd,
 	}
 	for _, n := range []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"} {
 		handlers[n] = awkCmd
@@ -160,6 +166,90 @@ func init() {
 		{"python", pythonCmd},
 		{"pip", func(x *call) verdict { return tools["pip"].classify(x.name, x.args) }},
 	}
+}
+
+// stdinPaths name a program's standard input as a file.
+var stdinPaths = map[string]bool{"-": true, "/dev/stdin": true, "/dev/fd/0": true, "/proc/self/fd/0": true}
+
+// makeCmd: make runs the project's build rules (Mutating, like a local program), unless its
+// arguments bring rules or a shell of their own, which run anything: makefile text (--eval,
+// -E), a makefile from standard input (-f -), a SHELL other than a system shell, .SHELLFLAGS,
+// or a variable whose value runs a command ($(shell ...)).
+func makeCmd(x *call) verdict {
+	v := verdict{Mutating, x.name + " runs build rules"}
+	dynamic := func(why string) { v.raise(verdict{Destructive, x.name + " " + why + " (dynamic code)"}) }
+	for i, a := range x.args {
+		if !a.lit {
+			continue
+		}
+		next := func() string {
+			if i+1 < len(x.args) {
+				return x.args[i+1].val
+			}
+			return ""
+		}
+		name, value, assign := strings.Cut(a.val, "=")
+		switch {
+		case a.val == "-E", a.val == "--eval", strings.HasPrefix(a.val, "--eval="), strings.HasPrefix(a.val, "-E") && !assign:
+			dynamic("--eval runs makefile text from its arguments")
+		case a.val == "-f" || a.val == "--file" || a.val == "--makefile":
+			if stdinPaths[next()] {
+				dynamic("reads a makefile from standard input")
+			}
+		case assign && (name == "--file" || name == "--makefile"), strings.HasPrefix(a.val, "-f") && !assign:
+			if stdinPaths[value] || stdinPaths[strings.TrimPrefix(a.val, "-f")] {
+				dynamic("reads a makefile from standard input")
+			}
+		case assign && name == "SHELL":
+			if !shellNames[path.Base(value)] || strings.Contains(value, "/") && !systemDirs[path.Dir(value)] {
+				dynamic("SHELL=" + value + " runs the recipes with another program")
+			}
+		case assign && (name == ".SHELLFLAGS" || name == "MAKESHELL"):
+			dynamic(name + " changes how recipes run")
+		case assign && (strings.Contains(value, "$(shell") || strings.Contains(value, "${shell") || strings.Contains(value, "`")):
+			dynamic("variable " + name + " runs a command")
+		}
+	}
+	return v
+}
+
+// goProgramFlags are go's build flags whose value is a program go runs, with its arguments.
+var goProgramFlags = map[string]bool{"exec": true, "toolexec": true, "vettool": true}
+
+// goPrograms classifies the command a go build flag names (go test -exec 'rm -rf src' runs
+// rm -rf src with the test binary), split into words as go splits it, so that it is listed
+// like find -exec's command; go's subcommands are the "go" tool's table.
+func goPrograms(x *call) verdict {
+	v := verdict{ReadOnly, "read-only command"}
+	for i, a := range x.args {
+		if !a.lit || !strings.HasPrefix(a.val, "-") {
+			continue
+		}
+		flag, value, attached := strings.Cut(strings.TrimLeft(a.val, "-"), "=")
+		if !goProgramFlags[flag] {
+			continue
+		}
+		at := a
+		if !attached {
+			if i+1 == len(x.args) {
+				continue
+			}
+			at = x.args[i+1]
+			value = at.val
+		}
+		if !at.lit {
+			v.raise(verdict{Destructive, "go -" + flag + " runs a computed command " + value})
+			continue
+		}
+		var words []arg
+		for _, w := range strings.Fields(value) {
+			words = append(words, arg{val: w, lit: true, key: at.key})
+		}
+		if len(words) > 0 {
+			v.raise(x.inner(words))
+		}
+	}
+	return v
 }
 
 // findCmd: find only lists, unless it deletes (-delete), writes (-fprint) or runs a command

@@ -115,7 +115,6 @@ var commandRules = map[string]rule{
 	"cp":      {Mutating, "cp writes files"},
 	"install": {Mutating, "install copies files"},
 	"patch":   {Mutating, "patch edits files"},
-	"make":    {Mutating, "make runs build rules"},
 	"split":   {Mutating, "split writes files"},
 	"csplit":  {Mutating, "csplit writes files"},
 	"zip":     {Mutating, "zip writes an archive"},
@@ -199,13 +198,14 @@ func (s sub) then(t *tool) sub { s.next = t; return s }
 
 // tool is a command whose class depends on its subcommand: npm install vs npm ls.
 type tool struct {
-	opts      optSpec         // options before the subcommand (kubectl -n NS get)
-	plus      bool            // a +toolchain word may precede the subcommand (cargo +nightly build)
-	wordFlags bool            // options are whole words (go -count=1, terraform -auto-approve), not clusters
-	bare      rule            // no subcommand
-	other     rule            // a subcommand not in subs
-	subs      map[string]sub  // keys may list aliases separated by spaces: "install i add"
-	index     map[string]*sub // subs by single name, built by build
+	opts      optSpec             // options before the subcommand (kubectl -n NS get)
+	plus      bool                // a +toolchain word may precede the subcommand (cargo +nightly build)
+	wordFlags bool                // options are whole words (go -count=1, terraform -auto-approve), not clusters
+	bare      rule                // no subcommand
+	other     rule                // a subcommand not in subs
+	subs      map[string]sub      // keys may list aliases separated by spaces: "install i add"
+	programs  func(*call) verdict // classifies the commands its options name to run (go -exec), or nil
+	index     map[string]*sub     // subs by single name, built by build
 }
 
 // classify finds the subcommand in args and applies its rule; what is the command so far
@@ -388,7 +388,7 @@ func init() {
 			},
 		},
 		"go": {
-			wordFlags: true, bare: roHelp, other: mutUnknown,
+			wordFlags: true, bare: roHelp, other: mutUnknown, programs: goPrograms,
 			subs: map[string]sub{
 				"get install":                       net("{} downloads modules"),
 				"build generate fmt fix clean work": mut("{} writes files"),
