@@ -155,7 +155,11 @@ func (g *policyGate) Check(ctx context.Context, c builtin.Call) *definitions.Too
 	}
 	ar := ApprovalRequest{Tool: c.Tool.Name, Args: c.Params, Class: class, Paths: req.Paths, Reason: d.Reason, Rule: d.Suggest}
 	for _, cmd := range req.Commands {
-		ar.Commands = append(ar.Commands, strings.Join(append([]string{cmd.Name}, cmd.Args...), " "))
+		words := cmd.Args
+		if cmd.Name != "" { // a nameless command is a redirection or assignments
+			words = append([]string{cmd.Name}, words...)
+		}
+		ar.Commands = append(ar.Commands, strings.Join(words, " "))
 	}
 	ar.Preview = preview(ctx, c)
 	answer, err := g.approver.Approve(ctx, ar)

@@ -347,3 +347,14 @@ func TestSecretFileValuesAreRedactedEverywhere(t *testing.T) {
 	assert.Contains(t, string(data), "app.log")
 	assert.NotContains(t, string(data), "hunter2xyz")
 }
+
+// TestApprovalListsRedirectionsAsCommands checks that the commands an approver is shown
+// name a line's redirections on their own, as the rule will record them.
+func TestApprovalListsRedirectionsAsCommands(t *testing.T) {
+	approver := &scripted{answers: []Answer{Deny}}
+	s, _ := gatedSession(t, Config{Permissions: policy.New(policy.ModeDefault), Approver: approver})
+	r := s.Call(t.Context(), ToolCall{Name: "run_shell", Args: map[string]any{"command": "echo x > out.txt"}})
+	assert.Equal(t, "permission-error", errType(r))
+	require.Len(t, approver.seen, 1)
+	assert.Equal(t, []string{"echo x", "> out.txt"}, approver.seen[0].Commands)
+}
