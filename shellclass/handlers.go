@@ -113,6 +113,7 @@ func init() {
 		".":             sourceCmd,
 		"scp":           scpCmd,
 		"rg":            rgCmd,
+		"sdiff":         sdiffCmd,
 		"parallel":      parallelCmd,
 		"flock":         flockCmd,
 		"at":            atCmd,
@@ -318,6 +319,9 @@ func awkCmd(x *call) verdict {
 	if has(opts, "-f", "--file", "-E", "--exec", "-i", "--include", "-l", "--load") {
 		return verdict{Mutating, x.name + " runs a program file"}
 	}
+	if has(opts, "-p", "--profile", "-o", "--pretty-print", "-d", "--dump-variables") {
+		return verdict{Mutating, x.name + " writes its profile, program or variables to a file"}
+	}
 	var programs []string
 	for _, o := range opts {
 		if o.name == "-e" || o.name == "--source" {
@@ -405,6 +409,19 @@ func rgCmd(x *call) verdict {
 		return v
 	}
 	return verdict{ReadOnly, "read-only command"}
+}
+
+// sdiffCmd: sdiff compares files; --diff-program=PROG runs PROG to do it.
+func sdiffCmd(x *call) verdict {
+	opts, _ := optSpec{value: "oIw", long: longs("output", "ignore-matching-lines", "width", "diff-program", "tabsize")}.scan(x.args)
+	if f, ok := optValue(opts, "-o", "--output"); ok {
+		return writeTarget("sdiff -o", "writes", arg{val: f, lit: true})
+	}
+	v := verdict{ReadOnly, "read-only command"}
+	if prog, ok := optValue(opts, "--diff-program"); ok && prog != "" {
+		v.raise(x.inner([]arg{{val: prog, lit: true, key: x.self.key}}))
+	}
+	return v
 }
 
 // hashCmd: hash lists or forgets remembered command paths; hash -p PATH NAME makes NAME run PATH.

@@ -25,7 +25,7 @@ var readOnlyCommands = []string{
 	"ls", "dir", "vdir", "cat", "tac", "nl", "head", "tail", "more", "most", "wc",
 	"grep", "egrep", "fgrep", "ag", "ack", "zcat", "zgrep", "bzcat", "xzcat", "zstdcat",
 	"stat", "file", "du", "df", "cut", "tr", "paste", "join", "comm", "column", "fold", "fmt",
-	"expand", "unexpand", "rev", "diff", "cmp", "sdiff", "colordiff", "jq", "od", "hexdump",
+	"expand", "unexpand", "rev", "diff", "cmp", "colordiff", "jq", "od", "hexdump",
 	"strings", "basename", "dirname", "realpath", "readlink", "md5sum", "sha1sum", "sha224sum",
 	"sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "base64", "base32", "basenc",
 	"tsort", "look", "nm", "objdump", "readelf", "size", "lsattr", "getfacl", "namei",

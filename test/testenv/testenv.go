@@ -25,6 +25,7 @@ var installs = map[string]string{
 	"make":   "apt-get install -y make",
 	"rg":     "apt-get install -y ripgrep",
 	"git":    "apt-get install -y git",
+	"strace": "apt-get install -y strace",
 }
 
 // Strict reports whether missing programs fail tests rather than skip them.
