@@ -18,6 +18,7 @@ const LibraryName = "jido"
 // Deps are what the jido.* functions of one session need.
 type Deps struct {
 	Tools     builtin.Deps        // what the built-in tools act on and who approves them
+	GoTools   []*builtin.Tool     // an embedder's own Go tools, beside the built-in ones
 	Limits    runtime.Limits      // bounds on Lua->Go conversion of arguments
 	UserTools *usertools.Registry // the users' Lua tools jido.call may run (nil: none)
 
@@ -29,8 +30,8 @@ func Libraries(d Deps) []runtime.Library {
 	d.users = &userCalls{}
 	d.Tools = d.Tools.Ready()
 	d.Tools.Allow = d.users.allows
-	tools := make(map[string]lua.LGFunction, len(builtin.All()))
-	for _, t := range builtin.All() {
+	tools := make(map[string]lua.LGFunction, len(builtin.All())+len(d.GoTools))
+	for _, t := range append(builtin.All()[:len(builtin.All()):len(builtin.All())], d.GoTools...) {
 		tools[t.Def.Name] = luaTool(d, t)
 	}
 	return []runtime.Library{{Name: LibraryName, Funcs: tools}, (&Dispatch{Deps: d, tools: tools}).Library(), (&UserTools{Deps: d}).Library()}

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
 	"sync"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/tools/builtin"
 )
 
 // staleTempAge is how old a leftover temp file of an interrupted write must be to be swept.
@@ -87,6 +89,11 @@ type Config struct {
 	// ToolDirs are directories of users' Lua tools (*.lua) besides each project's
 	// .jido/tools: the user's own, --tools. Their files are reloaded when they change.
 	ToolDirs []string
+	// Tools are Go tools of the embedder's own (builtin.New), offered in every session
+	// beside the built-in ones and gated, journaled, planned and rendered like them, as
+	// their declarations say. A name must be snake_case and taken by no built-in tool.
+	// Under a role, a tool is offered only if the role's config names it.
+	Tools []*builtin.Tool
 	// MaxSessions caps the sessions open at once (0: no cap); Open refuses more.
 	MaxSessions int
 	// IdleTTL closes a session no call has used for this long (0: never); calls on it then
@@ -120,6 +127,9 @@ func New(cfg Config) (*Manager, error) {
 			return nil, unknownRole(cfg.Role)
 		}
 	}
+	if err := checkTools(cfg.Tools); err != nil {
+		return nil, err
+	}
 	cfg.MaxResultBytes = cmp.Or(cfg.MaxResultBytes, DefaultMaxResultBytes)
 	key, err := rootKey(cfg.Root)
 	if err != nil {
@@ -139,6 +149,35 @@ func New(cfg Config) (*Manager, error) {
 		go m.sweepIdle()
 	}
 	return m, nil
+}
+
+// toolName is the form of a tool's name: it is also its jido.<name> function.
+var toolName = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+// checkTools refuses Config.Tools with a bad or taken name.
+func checkTools(tools []*builtin.Tool) error {
+	seen := map[string]bool{}
+	for _, t := range tools {
+		name := t.Def.Name
+		switch {
+		case !toolName.MatchString(name):
+			return fmt.Errorf("Config.Tools: %q is not a snake_case tool name", name)
+		case isBuiltin(name) || seen[name]:
+			return fmt.Errorf("Config.Tools: the name %s is taken; choose another", name)
+		}
+		seen[name] = true
+	}
+	return nil
+}
+
+// goTool finds one of Config.Tools by name.
+func (m *Manager) goTool(name string) (*builtin.Tool, bool) {
+	for _, t := range m.cfg.Tools {
+		if t.Def.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
 }
 
 // Root returns the absolute path of the default project root.

@@ -13,6 +13,7 @@ import (
 	"github.com/jido-run/jido/redact"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/shell"
+	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/usertools"
 	"github.com/jido-run/jido/walk"
@@ -84,7 +85,9 @@ func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
 	}
 	p := &project{
 		key: key, root: root, walker: walk.New(root, cfg.GitExcludes), perms: setup.Permissions,
-		tools: usertools.NewRegistry(toolSources(root, cfg.ToolDirs, cmp.Or(setup.Permissions, cfg.Permissions)), isBuiltin, 0),
+		tools: usertools.NewRegistry(toolSources(root, cfg.ToolDirs, cmp.Or(setup.Permissions, cfg.Permissions)), func(name string) bool {
+			return isBuiltin(name) || slices.ContainsFunc(cfg.Tools, func(t *builtin.Tool) bool { return t.Def.Name == name })
+		}, 0),
 		shell: shell.Options{
 			Root: root, Network: cfg.Network, Helper: cfg.SandboxHelper,
 			ReadOnly: cfg.SandboxReadOnly, ReadWrite: cfg.SandboxReadWrite,

@@ -116,7 +116,7 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	if gate != nil && gate.engine.Mode() == policy.ModePlan {
 		pl = plan.New(p.root)
 	}
-	deps := bridge.Deps{Limits: limits, UserTools: p.tools, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, Redactor: p.redactor}}
+	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, Redactor: p.redactor}}
 	if gate != nil {
 		deps.Tools.Gate = gate
 	}
@@ -147,6 +147,11 @@ func (s *Session) Tools() []*definitions.Tool {
 			out = append(out, t)
 		}
 	}
+	for _, t := range s.m.cfg.Tools {
+		if s.roleHas(t.Def.Name) && s.modeRuns(t.Def.Name) {
+			out = append(out, t.Def)
+		}
+	}
 	for _, t := range s.p.tools.Current().Tools() {
 		if s.roleHas(t.Def.Name) {
 			out = append(out, t.Def)
@@ -170,8 +175,13 @@ func (s *Session) ToolLoadErrors() []error {
 // modeRuns reports whether the session's mode can run the named tool, as its declaration
 // says (a user's tool runs in every mode).
 func (s *Session) modeRuns(tool string) bool {
-	t, ok := definitions.Lookup(tool)
-	return !ok || t.InSession(s.plan != nil)
+	if t, ok := definitions.Lookup(tool); ok {
+		return t.InSession(s.plan != nil)
+	}
+	if t, ok := s.m.goTool(tool); ok {
+		return t.Def.InSession(s.plan != nil)
+	}
+	return true
 }
 
 // ID returns the session's identifier, as used in events.
@@ -297,10 +307,16 @@ func (s *Session) script(name string) (string, *definitions.ToolError) {
 		}
 		return src, nil
 	}
+	if _, ok := s.m.goTool(name); ok {
+		return "return jido." + name + "(...)", nil // checkTools made name a Lua identifier
+	}
 	if _, ok := s.p.tools.Current().Lookup(name); ok {
 		return "return jido.call(" + strconv.Quote(name) + ", ...)", nil
 	}
 	names := definitions.Names()
+	for _, t := range s.m.cfg.Tools {
+		names = append(names, t.Def.Name)
+	}
 	for _, t := range s.p.tools.Current().Tools() {
 		names = append(names, t.Def.Name)
 	}

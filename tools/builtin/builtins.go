@@ -3,7 +3,9 @@ package builtin
 import (
 	"context"
 	"reflect"
+	"strings"
 
+	"github.com/jido-run/jido/planshell"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
@@ -85,12 +87,29 @@ func New[P, R any](t *definitions.Tool, fn func(ctx context.Context, d Deps, p P
 		if terr := gated(ctx, d, t, p, call); terr != nil {
 			return nil, terr
 		}
+		if terr := available(t, d.Plan != nil); terr != nil {
+			return nil, terr
+		}
 		res, err := journaled(ctx, d, t, p, call)
 		if err != nil {
 			return nil, toolError(err)
 		}
 		return res, nil
 	}}
+}
+
+// available refuses a call of t in a session its declaration does not offer it to.
+func available(t *definitions.Tool, planMode bool) *definitions.ToolError {
+	switch {
+	case t.InSession(planMode):
+		return nil
+	case planMode:
+		return definitions.NewError(definitions.PermissionError, "%s is not available in plan mode, which changes nothing on disk and runs no programs", t.Name).
+			With("tool", t.Name).
+			Hint("In plan mode, plan_diff shows the planned changes and run_shell runs builtin commands (" + strings.Join(planshell.Commands(), " ") + ") on the plan; plan_apply writes it, and then " + t.Name + " works outside plan mode")
+	}
+	return definitions.NewError(definitions.ValidationError, "%s works only in plan mode: this session has no plan", t.Name).
+		With("tool", t.Name).Hint("Start the session with --mode plan to plan changes in memory; outside plan mode, tools change the files directly")
 }
 
 // All returns every built-in tool, in the order of builtins. The slice must not be

@@ -7,10 +7,8 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"strings"
 	"time"
 
-	"github.com/jido-run/jido/planshell"
 	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/shell"
 	"github.com/jido-run/jido/shellclass"
@@ -34,10 +32,6 @@ type ShellResult struct {
 
 // runner returns the session's shell runner.
 func (e *Exec) runner() (*shell.Runner, error) {
-	if e.Plan != nil {
-		return nil, definitions.NewError(definitions.PermissionError, "plan mode runs no programs: its commands act on the plan in memory").
-			Hint("run_shell works in plan mode with builtin commands (" + strings.Join(planshell.Commands(), " ") + "); plan_apply the plan, then run programs outside plan mode")
-	}
 	if e.Shell == nil {
 		return nil, definitions.NewError(definitions.PermissionError, "this session cannot run commands").
 			Hint("Open the session with a shell (manager.Config) to use run_shell and run_tests")

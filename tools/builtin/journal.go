@@ -157,10 +157,6 @@ type UndoResult struct {
 
 // Undo restores a change set (the last one by default), or lists them.
 func (c *Changes) Undo(_ context.Context, p definitions.UndoParams) (*UndoResult, error) {
-	if c.Plan != nil {
-		return nil, definitions.NewError(definitions.PermissionError, "undo changes the project on disk, which plan mode never does").
-			Hint("In plan mode, plan_diff shows the planned changes and plan_discard drops them; undo an applied plan outside plan mode")
-	}
 	if c.Journal == nil {
 		return nil, definitions.NewError(definitions.PermissionError, "this session keeps no journal of changes, so nothing can be undone").
 			Hint("Changes are journaled when the session is opened with a journal (jido does by default)")

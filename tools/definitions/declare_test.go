@@ -35,6 +35,8 @@ func TestUntaggedFieldsAreFound(t *testing.T) {
 		Cwd    string `json:"cwd" jido:"workdir"`
 	}
 	assert.Equal(t, []string{"target", "output_file", "ops[].file", "dry_run"}, untaggedFields(reflect.TypeFor[params]()))
+	assert.PanicsWithValue(t, "tool bad: fields [target output_file ops[].file dry_run] look like paths (or a dry run) but carry no jido tag (path, workdir, notpath or dry_run)",
+		func() { Declare[params]("bad", "x", Decl{}) }, "declaring it fails")
 }
 
 // TestPathsComeFromTheDeclaration checks the paths, for rules and for the journal, that

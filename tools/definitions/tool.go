@@ -60,9 +60,13 @@ func define[P any](name string, d Decl) *Tool {
 }
 
 // Declare declares a tool with params type P outside the catalogue: what define does for
-// built-in tools, for an embedder's own (and the test that adds one).
+// built-in tools, for an embedder's own. It panics when a field named like a path (or
+// dry_run) carries no `jido` tag: such a tool's calls would escape path rules and undo.
 func Declare[P any](name, description string, d Decl) *Tool {
 	pt := reflect.TypeFor[P]()
+	if bad := untaggedFields(pt); len(bad) > 0 {
+		panic(fmt.Sprintf("tool %s: fields %v look like paths (or a dry run) but carry no jido tag (path, workdir, notpath or dry_run)", name, bad))
+	}
 	return &Tool{Name: name, Description: description, Decl: d, paramsType: pt, fields: scanFields(pt)}
 }
 
