@@ -65,5 +65,5 @@ func TestEveryRouteGoesThroughTheGate(t *testing.T) {
 	assert.Equal(t, "old\n", string(data), "a denied call changes nothing")
 	assert.Equal(t, []string{"read_file", "edit_file", "edit_file", "delete_file", "delete_file"}, gate.calls, "read-only tools pass the gate too")
 	require.NotEmpty(t, gate.previews)
-	assert.Contains(t, gate.previews[0].(*builtin.EditFileResult).Diff, "+new", "the gate sees the diff before deciding")
+	assert.Contains(t, gate.previews[0].(*definitions.EditFileResult).Diff, "+new", "the gate sees the diff before deciding")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/tools/builtin"
+	"github.com/jido-run/jido/tools/definitions"
 )
 
 // MaxResultChars caps what one tool result shows the model (SPEC: 30,000 chars).
@@ -51,7 +52,7 @@ func (e *Executor) Execute(ctx context.Context, call agent.ToolCall) agent.ToolR
 }
 
 // agentResult is what the agent gets of a call's result: its JSON, capped, and its
-// outcome in a few words when its type says it (builtin.Outcomer).
+// outcome in a few words when its type says it (definitions.Outcomer).
 func agentResult(call agent.ToolCall, res manager.ToolResult) agent.ToolResult {
 	out := agent.ToolResult{CallID: call.ID, Name: call.Name, OK: res.OK}
 	var v any = res.Result
@@ -72,7 +73,7 @@ func agentResult(call agent.ToolCall, res manager.ToolResult) agent.ToolResult {
 
 // outcomeOf is what a result's type says of it in a few words, or "".
 func outcomeOf(result any) string {
-	if o, ok := result.(builtin.Outcomer); ok {
+	if o, ok := result.(definitions.Outcomer); ok {
 		return o.Outcome()
 	}
 	return ""
@@ -127,7 +128,7 @@ func (h *SessionHost) Diff(ctx context.Context) (string, error) {
 		return d, err
 	}
 	res := h.Exec.Session().Call(ctx, manager.ToolCall{Name: "plan_diff"})
-	d, err := manager.ResultAs[builtin.PlanResult](res)
+	d, err := manager.ResultAs[definitions.PlanResult](res)
 	if err != nil {
 		return "", err
 	}

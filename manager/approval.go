@@ -243,7 +243,7 @@ func (g *policyGate) request(c builtin.Call) (policy.Request, string) {
 func preview(ctx context.Context, c builtin.Call) string {
 	if c.Preview != nil {
 		if res, err := c.Preview(ctx); err == nil {
-			if d, ok := res.(builtin.Differ); ok && d.ChangeDiff() != "" {
+			if d, ok := res.(definitions.Differ); ok && d.ChangeDiff() != "" {
 				return d.ChangeDiff()
 			}
 		}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/scripts"
-	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -188,18 +187,18 @@ func TestBuiltinResultsHaveTheirType(t *testing.T) {
 	s := rootSession(t, t.TempDir(), nil)
 	res := s.Call(t.Context(), ToolCall{Name: "list_dir"})
 	require.True(t, res.OK)
-	_, ok := res.Result.(*builtin.ListDirResult)
+	_, ok := res.Result.(*definitions.ListDirResult)
 	assert.True(t, ok, "%T", res.Result)
 
 	tabled := typedResult("list_dir", map[string]any{"path": ".", "entries": []any{map[string]any{"name": "a", "type": "file"}}})
-	l, ok := tabled.(*builtin.ListDirResult)
+	l, ok := tabled.(*definitions.ListDirResult)
 	require.True(t, ok, "%T", tabled)
 	assert.Equal(t, "a", l.Entries[0].Name)
 	assert.Equal(t, map[string]any{"x": 1.0}, typedResult("my_tool", map[string]any{"x": 1.0}), "a user tool's value is left as it is")
 
-	_, err := ResultAs[builtin.ReadFileResult](res)
-	assert.ErrorContains(t, err, "list_dir returned *builtin.ListDirResult")
-	got, err := ResultAs[builtin.ListDirResult](res)
+	_, err := ResultAs[definitions.ReadFileResult](res)
+	assert.ErrorContains(t, err, "list_dir returned *definitions.ListDirResult")
+	got, err := ResultAs[definitions.ListDirResult](res)
 	require.NoError(t, err)
 	assert.Equal(t, ".", got.Path)
 }

@@ -48,14 +48,14 @@ type ToolResult struct {
 	Name string `json:"name"`
 	OK   bool   `json:"ok"`
 	// Result is, for a built-in tool, a pointer to its result type (builtin.ResultType:
-	// *builtin.ReadFileResult for read_file); for a user's Lua tool, the value as JSON
+	// *definitions.ReadFileResult for read_file); for a user's Lua tool, the value as JSON
 	// decodes it (map[string]any, []any, string, float64, bool).
 	Result any                    `json:"result,omitempty"`
 	Error  *definitions.ToolError `json:"error,omitempty"`
 	Note   string                 `json:"note,omitempty"` // what was cut to keep Result within Config.MaxResultBytes
 }
 
-// ResultAs returns a built-in tool's result as its type R (builtin.ReadFileResult for
+// ResultAs returns a built-in tool's result as its type R (definitions.ReadFileResult for
 // read_file); it fails for a failed call or a result of another type.
 func ResultAs[R any](r ToolResult) (*R, error) {
 	if !r.OK {

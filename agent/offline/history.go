@@ -6,80 +6,18 @@ import (
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/interpret"
+	"github.com/jido-run/jido/testrun"
+	"github.com/jido-run/jido/tools/definitions"
 )
 
-// The parts of the tools' results the provider reads, to render them and to follow the
-// conversation's context. Their JSON names are the tools' (bridge's result types).
-type (
-	readResult struct {
-		Path       string `json:"path"`
-		Content    string `json:"content"`
-		TotalLines int    `json:"total_lines"`
-		StartLine  int    `json:"start_line"`
-		EndLine    int    `json:"end_line"`
-		Truncated  bool   `json:"truncated"`
-		NextOffset int    `json:"next_offset"`
-	}
-	listDirResult struct {
-		Path    string `json:"path"`
-		Entries []struct {
-			Name string `json:"name"`
-			Type string `json:"type"`
-		} `json:"entries"`
-		Listing   string `json:"listing"`
-		Ignored   int    `json:"ignored"`
-		Truncated bool   `json:"truncated"`
-	}
-	filesResult struct { // list_files and glob
-		Files []struct {
-			Path string `json:"path"`
-			Type string `json:"type"`
-		} `json:"files"`
-		Count     int  `json:"count"`
-		Truncated bool `json:"truncated"`
-	}
-	searchResult struct {
-		OutputMode string `json:"output_mode"`
-		Matches    []struct {
-			Path string `json:"path"`
-			Line int    `json:"line"`
-			Text string `json:"text"`
-		} `json:"matches"`
-		Files  []string `json:"files"`
-		Counts []struct {
-			Path  string `json:"path"`
-			Count int    `json:"count"`
-		} `json:"counts"`
-		Count         int  `json:"count"`
-		FilesSearched int  `json:"files_searched"`
-		Truncated     bool `json:"truncated"`
-	}
-	existsResult struct {
-		Path   string `json:"path"`
-		Exists bool   `json:"exists"`
-		Type   string `json:"type"`
-	}
-	testsResult struct {
-		Runner     string   `json:"runner"`
-		Command    []string `json:"command"`
-		DryRun     bool     `json:"dry_run"`
-		Total      int      `json:"total"`
-		Passed     int      `json:"passed"`
-		Failed     int      `json:"failed"`
-		Errors     int      `json:"errors"`
-		Skipped    int      `json:"skipped"`
-		DurationMS int64    `json:"duration_ms"`
-		TimedOut   bool     `json:"timed_out"`
-		Parsed     bool     `json:"parsed"`
-		Report     string   `json:"report"`
-		Failures   []struct {
-			Name    string `json:"name"`
-			File    string `json:"file"`
-			Line    int    `json:"line"`
-			Message string `json:"message"`
-		} `json:"failures"`
-	}
-)
+// testsResult is the part of run_tests' result the provider reads: the run's summary
+// (testrun.Summary, whose JSON the result inlines) and how it ran.
+type testsResult struct {
+	testrun.Summary
+	Command  []string `json:"command"`
+	DryRun   bool     `json:"dry_run"`
+	TimedOut bool     `json:"timed_out"`
+}
 
 // history is what the provider reads from the conversation.
 type history struct {
@@ -110,7 +48,7 @@ func (h *history) learn(r agent.ToolResult, c agent.ToolCall) {
 	ctx := &h.context
 	switch r.Name {
 	case "read_file":
-		var v readResult
+		var v definitions.ReadFileResult
 		if json.Unmarshal(r.Content, &v) == nil && v.Path != "" {
 			ctx.LastFile = v.Path
 		}
@@ -119,7 +57,7 @@ func (h *history) learn(r agent.ToolResult, c agent.ToolCall) {
 			ctx.LastFile = p
 		}
 	case "list_dir":
-		var v listDirResult
+		var v definitions.ListDirResult
 		if json.Unmarshal(r.Content, &v) == nil && v.Path != "" {
 			ctx.Dir, ctx.LastListing = v.Path, nil
 			for _, e := range v.Entries {
@@ -131,7 +69,7 @@ func (h *history) learn(r agent.ToolResult, c agent.ToolCall) {
 			}
 		}
 	case "list_files", "glob":
-		var v filesResult
+		var v definitions.FileList
 		if json.Unmarshal(r.Content, &v) == nil {
 			ctx.LastListing = nil
 			for _, f := range v.Files {
@@ -139,9 +77,9 @@ func (h *history) learn(r agent.ToolResult, c agent.ToolCall) {
 			}
 		}
 	case "search":
-		var v searchResult
+		var v definitions.SearchResult
 		if json.Unmarshal(r.Content, &v) == nil {
-			ctx.LastListing = v.paths()
+			ctx.LastListing = searchPaths(v)
 		}
 	}
 }
@@ -154,8 +92,8 @@ func entryPath(p, typ string) string {
 	return p
 }
 
-// paths are the files a search found, each once, in order.
-func (v searchResult) paths() []string {
+// searchPaths are the files a search found, each once, in order.
+func searchPaths(v definitions.SearchResult) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(p string) {

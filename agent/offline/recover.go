@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/tools/definitions"
 )
 
 // findPrefix marks the ID of a glob the provider made to find a file the user named that
@@ -37,7 +38,7 @@ func recovery(results []agent.ToolResult, h history, offered func(string) bool) 
 			Calls: []agent.ToolCall{{ID: findPrefix + c.ID, Name: "glob", Args: map[string]any{"pattern": "**/" + caseless(name) + "*"}}},
 		}, true
 	case r.Name == "glob" && r.OK && strings.HasPrefix(c.ID, findPrefix):
-		var v filesResult
+		var v definitions.FileList
 		read, ok := h.calls[strings.TrimPrefix(c.ID, findPrefix)]
 		if json.Unmarshal(r.Content, &v) != nil || !ok || len(v.Files) > 1 {
 			return agent.Message{}, false // several: the glob's result, rendered, lists them

@@ -69,7 +69,7 @@ func renderError(r agent.ToolResult) string {
 	return out
 }
 
-func renderRead(v readResult, _ agent.ToolCall) string {
+func renderRead(v definitions.ReadFileResult, _ agent.ToolCall) string {
 	header := fmt.Sprintf("%s (%s)", v.Path, plural(v.TotalLines, "line", "lines"))
 	if v.StartLine > 1 || v.EndLine > 0 && v.EndLine < v.TotalLines {
 		header = fmt.Sprintf("%s (lines %d-%d of %d)", v.Path, v.StartLine, v.EndLine, v.TotalLines)
@@ -85,7 +85,7 @@ func renderRead(v readResult, _ agent.ToolCall) string {
 
 // renderListDir shows list_dir's own listing, which already ends with the count of
 // ignored entries when there are some.
-func renderListDir(v listDirResult, _ agent.ToolCall) string {
+func renderListDir(v definitions.ListDirResult, _ agent.ToolCall) string {
 	var cut string
 	if v.Truncated {
 		cut = "(the listing was cut)"
@@ -98,7 +98,7 @@ func renderListDir(v listDirResult, _ agent.ToolCall) string {
 	return joinLines(header, listing, cut)
 }
 
-func renderListFiles(v filesResult, c agent.ToolCall) string {
+func renderListFiles(v definitions.FileList, c agent.ToolCall) string {
 	dir := argOr(c, "directory", ".")
 	if len(v.Files) == 0 {
 		return "Nothing under " + dir + "."
@@ -106,7 +106,7 @@ func renderListFiles(v filesResult, c agent.ToolCall) string {
 	return renderFiles(v, fmt.Sprintf("%s under %s:", plural(len(v.Files), "entry", "entries"), dir))
 }
 
-func renderGlob(v filesResult, c agent.ToolCall) string {
+func renderGlob(v definitions.FileList, c agent.ToolCall) string {
 	pattern := argOr(c, "pattern", strings.Join(stringsArg(c, "patterns"), ", "))
 	if len(v.Files) == 0 {
 		return "No files match " + pattern + "."
@@ -115,7 +115,7 @@ func renderGlob(v filesResult, c agent.ToolCall) string {
 }
 
 // renderFiles renders the paths of a list_files or glob result under a header.
-func renderFiles(v filesResult, header string) string {
+func renderFiles(v definitions.FileList, header string) string {
 	paths := make([]string, len(v.Files))
 	for i, f := range v.Files {
 		paths[i] = entryPath(f.Path, f.Type)
@@ -127,7 +127,7 @@ func renderFiles(v filesResult, header string) string {
 	return joinLines(header, firstLines(paths), cut)
 }
 
-func renderSearch(v searchResult, c agent.ToolCall) string {
+func renderSearch(v definitions.SearchResult, c agent.ToolCall) string {
 	var lines []string
 	found := func(n int) string { return plural(n, "match", "matches") }
 	switch v.OutputMode {
@@ -143,7 +143,7 @@ func renderSearch(v searchResult, c agent.ToolCall) string {
 		}
 	}
 	query := argOr(c, "query", "the query")
-	searched := plural(v.FilesSearched, "file", "files") + " searched"
+	searched := plural(int(v.FilesSearched), "file", "files") + " searched"
 	if len(lines) == 0 {
 		return fmt.Sprintf("No matches for %q (%s).", query, searched)
 	}
@@ -154,7 +154,7 @@ func renderSearch(v searchResult, c agent.ToolCall) string {
 	return joinLines(firstLines(lines), summary)
 }
 
-func renderExists(v existsResult, _ agent.ToolCall) string {
+func renderExists(v definitions.FileExistsResult, _ agent.ToolCall) string {
 	switch {
 	case !v.Exists:
 		return "no, " + v.Path + " does not exist"

@@ -52,7 +52,7 @@ var allowedImports = map[string][]string{
 	"agent/openai/openaitest": {},
 	"agent/textproto":         {"agent", "tools/definitions", "jsoncap"},
 	"interpret":               {"tools/definitions"},
-	"agent/offline":           {"agent", "interpret", "tools/definitions", "jsoncap"},
+	"agent/offline":           {"agent", "interpret", "tools/definitions", "jsoncap", "testrun"},
 	"chat":                    {"termsafe", "agent", "manager", "bridge", "tools/builtin", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"mcp":                     {"manager", "bridge", "tools/builtin", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"cmd/jido":                {"termsafe", "mcp", "chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "tools/builtin", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},

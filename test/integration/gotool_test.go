@@ -32,7 +32,7 @@ type copyFileParams struct {
 
 // copyFileResult is copy_file's result; the embedded Backup receives its undo entry.
 type copyFileResult struct {
-	builtin.Backup
+	definitions.Backup
 	Destination string `json:"destination"`
 	Bytes       int    `json:"bytes"`
 	DryRun      bool   `json:"dry_run,omitempty"`
@@ -116,7 +116,7 @@ func TestGoToolFromItsDeclaration(t *testing.T) {
 	require.NoError(t, err, "its result has its type")
 	assert.Equal(t, 6, typed.Bytes)
 	assert.NoFileExists(t, filepath.Join(root, "e.txt"), "plan mode only plans it")
-	diff, err := manager.ResultAs[builtin.PlanResult](planned.Call(t.Context(), manager.ToolCall{Name: "plan_diff"}))
+	diff, err := manager.ResultAs[definitions.PlanResult](planned.Call(t.Context(), manager.ToolCall{Name: "plan_diff"}))
 	require.NoError(t, err)
 	assert.Contains(t, diff.Diff, "+hello")
 }

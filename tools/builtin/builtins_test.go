@@ -18,9 +18,9 @@ func TestEveryToolIsBound(t *testing.T) {
 		bound = append(bound, b.Def.Name)
 		assert.Equal(t, reflect.Struct, b.Result.Kind(), b.Def.Name)
 		ptr := reflect.PointerTo(b.Result)
-		assert.True(t, ptr.Implements(reflect.TypeFor[Outcomer]()), "%s: %s has no Outcome", b.Def.Name, b.Result)
+		assert.True(t, ptr.Implements(reflect.TypeFor[definitions.Outcomer]()), "%s: %s has no Outcome", b.Def.Name, b.Result)
 		if slices.Contains(diffed, b.Def.Name) {
-			assert.True(t, ptr.Implements(reflect.TypeFor[Differ]()), "%s: its preview shows no diff", b.Def.Name)
+			assert.True(t, ptr.Implements(reflect.TypeFor[definitions.Differ]()), "%s: its preview shows no diff", b.Def.Name)
 		}
 	}
 	assert.ElementsMatch(t, definitions.Names(), bound)

@@ -140,17 +140,8 @@ func (cs *changeSet) rollback(files []*fileChange, versions []security.Version) 
 	return errors.Join(errs...)
 }
 
-// FileDiff is the change of one file in a result.
-type FileDiff struct {
-	Path         string `json:"path"`
-	Diff         string `json:"diff"`
-	LinesAdded   int    `json:"lines_added"`
-	LinesRemoved int    `json:"lines_removed"`
-	Region       string `json:"region,omitempty"`
-}
-
 // diff describes what the change does to fc.
-func (fc *fileChange) diff() FileDiff {
+func (fc *fileChange) diff() definitions.FileDiff {
 	d, added, removed := edit.Diff(fc.path, fc.before, fc.after)
 	spans := fc.spans
 	if fc.edits > 1 {
@@ -160,7 +151,7 @@ func (fc *fileChange) diff() FileDiff {
 			spans = []edit.Span{s}
 		}
 	}
-	return FileDiff{Path: fc.path, Diff: d, LinesAdded: added, LinesRemoved: removed, Region: edit.Region(fc.after, spans, regionContext)}
+	return definitions.FileDiff{Path: fc.path, Diff: d, LinesAdded: added, LinesRemoved: removed, Region: edit.Region(fc.after, spans, regionContext)}
 }
 
 // regionContext is how many lines around an edit the result's region shows.

@@ -9,18 +9,9 @@ import (
 	"github.com/jido-run/jido/tools/definitions"
 )
 
-// EditFileResult is the result of edit_file.
-type EditFileResult struct {
-	Backup
-	FileDiff
-	Strategy     string `json:"strategy"`
-	Replacements int    `json:"replacements"`
-	DryRun       bool   `json:"dry_run"`
-}
-
 // EditFile replaces old_string with new_string in a file the session has read, with the
 // matching strategies of package edit; an empty old_string creates a missing file.
-func (f *Files) EditFile(ctx context.Context, p definitions.EditFileParams) (*EditFileResult, error) {
+func (f *Files) EditFile(ctx context.Context, p definitions.EditFileParams) (*definitions.EditFileResult, error) {
 	cs := newChangeSet(f, p.Force)
 	fc, err := cs.file(p.Path)
 	if err != nil {
@@ -35,21 +26,11 @@ func (f *Files) EditFile(ctx context.Context, p definitions.EditFileParams) (*Ed
 			return nil, err
 		}
 	}
-	return &EditFileResult{FileDiff: fc.diff(), Strategy: res.Strategy, Replacements: res.Replacements, DryRun: p.DryRun}, nil
-}
-
-// EditRegionResult is the result of edit_region.
-type EditRegionResult struct {
-	Backup
-	FileDiff
-	StartLine int  `json:"start_line"`
-	EndLine   int  `json:"end_line"`
-	Changed   bool `json:"changed"`
-	DryRun    bool `json:"dry_run"`
+	return &definitions.EditFileResult{FileDiff: fc.diff(), Strategy: res.Strategy, Replacements: res.Replacements, DryRun: p.DryRun}, nil
 }
 
 // EditRegion replaces a line range of a file the session has read.
-func (f *Files) EditRegion(ctx context.Context, p definitions.EditRegionParams) (*EditRegionResult, error) {
+func (f *Files) EditRegion(ctx context.Context, p definitions.EditRegionParams) (*definitions.EditRegionResult, error) {
 	cs := newChangeSet(f, p.Force)
 	fc, err := cs.file(p.Path)
 	if err != nil {
@@ -64,38 +45,18 @@ func (f *Files) EditRegion(ctx context.Context, p definitions.EditRegionParams) 
 			return nil, err
 		}
 	}
-	return &EditRegionResult{FileDiff: fc.diff(), StartLine: p.StartLine, EndLine: p.EndLine, Changed: fc.after != fc.before, DryRun: p.DryRun}, nil
-}
-
-// EditOutcome is what became of one edit of multi_edit.
-type EditOutcome struct {
-	Index        int                    `json:"index"`
-	Path         string                 `json:"path"`
-	OK           bool                   `json:"ok"`
-	Strategy     string                 `json:"strategy,omitempty"`
-	Replacements int                    `json:"replacements,omitempty"`
-	Error        *definitions.ToolError `json:"error,omitempty"`
-}
-
-// MultiEditResult is the result of multi_edit.
-type MultiEditResult struct {
-	Backup
-	Applied int           `json:"applied"`
-	Skipped int           `json:"skipped"`
-	DryRun  bool          `json:"dry_run"`
-	Files   []FileDiff    `json:"files"`
-	Details []EditOutcome `json:"details"`
+	return &definitions.EditRegionResult{FileDiff: fc.diff(), StartLine: p.StartLine, EndLine: p.EndLine, Changed: fc.after != fc.before, DryRun: p.DryRun}, nil
 }
 
 // MultiEdit applies edits in order, to one file or several, all or nothing unless
 // stop_on_error is false, in which case a failing edit is skipped and reported.
-func (f *Files) MultiEdit(ctx context.Context, p definitions.MultiEditParams) (*MultiEditResult, error) {
+func (f *Files) MultiEdit(ctx context.Context, p definitions.MultiEditParams) (*definitions.MultiEditResult, error) {
 	if len(p.Edits) == 0 {
 		return nil, definitions.NewError(definitions.ValidationError, "multi_edit: edits is empty").
 			With("field", "edits").Hint("Pass at least one edit")
 	}
 	cs := newChangeSet(f, p.Force)
-	res := &MultiEditResult{DryRun: p.DryRun, Files: []FileDiff{}, Details: make([]EditOutcome, 0, len(p.Edits))}
+	res := &definitions.MultiEditResult{DryRun: p.DryRun, Files: []definitions.FileDiff{}, Details: make([]definitions.EditOutcome, 0, len(p.Edits))}
 	for i, op := range p.Edits {
 		if err := ctx.Err(); err != nil {
 			return nil, err // a long list of edits must not outlive the call's deadline
@@ -139,12 +100,12 @@ func inFile(path string) string {
 
 // applyOp applies one edit of multi_edit to its file in the change set. In best-effort mode a
 // failed edit leaves the file as it was before that edit.
-func applyOp(cs *changeSet, defaultPath string, op definitions.EditOp) (EditOutcome, error) {
+func applyOp(cs *changeSet, defaultPath string, op definitions.EditOp) (definitions.EditOutcome, error) {
 	path := op.Path
 	if path == "" {
 		path = defaultPath
 	}
-	out := EditOutcome{Path: path}
+	out := definitions.EditOutcome{Path: path}
 	if path == "" {
 		return out, definitions.NewError(definitions.ValidationError, "the edit names no file").
 			With("field", "path").Hint("Give path at the top level or in the edit")

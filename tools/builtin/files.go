@@ -17,7 +17,7 @@ import (
 type Files struct{ Deps }
 
 // ReadFile reads the requested lines of a text file and records the read for later edits.
-func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*ReadFileResult, error) {
+func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*definitions.ReadFileResult, error) {
 	win, terr := window(p)
 	if terr != nil {
 		return nil, terr
@@ -33,7 +33,7 @@ func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*Re
 		return nil, definitions.NewError(definitions.FileError, "%s is a binary file", canon).With("path", canon).With("size", ver.Size).
 			Hint("read_file reads text files only; use search or list_dir to learn about binary files")
 	}
-	res := &ReadFileResult{Path: canon, Encoding: enc, Size: ver.Size}
+	res := &definitions.ReadFileResult{Path: canon, Encoding: enc, Size: ver.Size}
 	if err := readLines(ctx, r, p, win, res); err != nil {
 		return nil, &fs.PathError{Op: "read", Path: canon, Err: err}
 	}
@@ -47,21 +47,10 @@ func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*Re
 	return res, nil
 }
 
-// WriteFileResult is the result of write_file.
-type WriteFileResult struct {
-	Backup
-	Path         string `json:"path"`
-	BytesWritten int    `json:"bytes_written"`
-	Created      bool   `json:"created"`
-	Appended     bool   `json:"appended"`
-	DryRun       bool   `json:"dry_run,omitempty"`
-	Diff         string `json:"diff,omitempty"` // the change a dry run would make
-}
-
 // WriteFile replaces (or appends to, or creates) a file atomically. Replacing an existing
 // file requires that the session read it and that it has not changed since. A new file, its
 // missing parents, a trailing slash and the secret and protected rules are security.Root's.
-func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*WriteFileResult, error) {
+func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*definitions.WriteFileResult, error) {
 	opts := security.WriteOptions{}
 	data := []byte(p.Content)
 	info, err := f.Store.Stat(p.Path)
@@ -109,11 +98,11 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 		return nil, err
 	}
 	f.Reads.Record(canon, ver)
-	return &WriteFileResult{Path: canon, BytesWritten: len(p.Content), Created: !exists, Appended: exists && p.Append}, nil
+	return &definitions.WriteFileResult{Path: canon, BytesWritten: len(p.Content), Created: !exists, Appended: exists && p.Append}, nil
 }
 
 // previewWrite is write_file's dry run: the diff from the current content, nothing written.
-func (f *Files) previewWrite(p definitions.WriteFileParams, exists bool, data []byte) (*WriteFileResult, error) {
+func (f *Files) previewWrite(p definitions.WriteFileParams, exists bool, data []byte) (*definitions.WriteFileResult, error) {
 	canon, err := f.Store.Resolve(p.Path)
 	if err != nil {
 		return nil, err
@@ -128,7 +117,7 @@ func (f *Files) previewWrite(p definitions.WriteFileParams, exists bool, data []
 	}
 	diff, _, _ := edit.Diff(canon, before, string(data))
 	diff, _ = f.redactor().String(diff)
-	return &WriteFileResult{Path: canon, BytesWritten: len(p.Content), Created: !exists, Appended: exists && p.Append, DryRun: true, Diff: diff}, nil
+	return &definitions.WriteFileResult{Path: canon, BytesWritten: len(p.Content), Created: !exists, Appended: exists && p.Append, DryRun: true, Diff: diff}, nil
 }
 
 // guardWrite applies parseGuard to a write of data over the named file.
@@ -166,18 +155,8 @@ func (f *Files) seen(name, action string) (security.Version, error) {
 	return v, nil
 }
 
-// DeleteFileResult is the result of delete_file.
-type DeleteFileResult struct {
-	Backup
-	Path    string `json:"path"`
-	Deleted bool   `json:"deleted"`
-	DryRun  bool   `json:"dry_run,omitempty"`
-	Type    string `json:"type,omitempty"`    // what a dry run would delete
-	Entries int    `json:"entries,omitempty"` // files and directories under a directory a dry run would delete
-}
-
 // DeleteFile removes a file, a symlink, or with recursive a directory tree.
-func (f *Files) DeleteFile(ctx context.Context, p definitions.DeleteFileParams) (*DeleteFileResult, error) {
+func (f *Files) DeleteFile(ctx context.Context, p definitions.DeleteFileParams) (*definitions.DeleteFileResult, error) {
 	if p.DryRun {
 		return f.previewDelete(p)
 	}
@@ -191,20 +170,11 @@ func (f *Files) DeleteFile(ctx context.Context, p definitions.DeleteFileParams) 
 	if err != nil {
 		return nil, err
 	}
-	return &DeleteFileResult{Path: rel, Deleted: true}, nil
-}
-
-// MoveFileResult is the result of move_file.
-type MoveFileResult struct {
-	Backup
-	Source      string `json:"source"`
-	Destination string `json:"destination"`
-	DryRun      bool   `json:"dry_run,omitempty"`
-	Overwrites  bool   `json:"overwrites,omitempty"` // the destination exists and would be replaced
+	return &definitions.DeleteFileResult{Path: rel, Deleted: true}, nil
 }
 
 // MoveFile renames a file or directory inside the root, never following the last component.
-func (f *Files) MoveFile(ctx context.Context, p definitions.MoveFileParams) (*MoveFileResult, error) {
+func (f *Files) MoveFile(ctx context.Context, p definitions.MoveFileParams) (*definitions.MoveFileResult, error) {
 	if p.DryRun {
 		return f.previewMove(p)
 	}
@@ -218,7 +188,7 @@ func (f *Files) MoveFile(ctx context.Context, p definitions.MoveFileParams) (*Mo
 	if err != nil {
 		return nil, err
 	}
-	return &MoveFileResult{Source: src, Destination: dst}, nil
+	return &definitions.MoveFileResult{Source: src, Destination: dst}, nil
 }
 
 // movePaths returns a move's source and destination as root-relative paths.
@@ -234,7 +204,7 @@ func (f *Files) movePaths(p definitions.MoveFileParams) (src, dst string, err er
 // how many entries it holds; the same refusals as a real delete for a missing path or a
 // directory without recursive. (Remove's own checks, such as a secret inside a tree, run
 // only for real.)
-func (f *Files) previewDelete(p definitions.DeleteFileParams) (*DeleteFileResult, error) {
+func (f *Files) previewDelete(p definitions.DeleteFileParams) (*definitions.DeleteFileResult, error) {
 	info, err := f.Store.Lstat(p.Path)
 	if err != nil {
 		return nil, err
@@ -243,7 +213,7 @@ func (f *Files) previewDelete(p definitions.DeleteFileParams) (*DeleteFileResult
 	if err != nil {
 		return nil, err
 	}
-	res := &DeleteFileResult{Path: rel, DryRun: true, Type: entryType(info.Mode())}
+	res := &definitions.DeleteFileResult{Path: rel, DryRun: true, Type: entryType(info.Mode())}
 	if info.IsDir() {
 		if !p.Recursive {
 			return nil, &fs.PathError{Op: "remove", Path: rel, Err: fmt.Errorf("%w: set recursive to remove a directory", security.ErrIsDir)}
@@ -260,7 +230,7 @@ func (f *Files) previewDelete(p definitions.DeleteFileParams) (*DeleteFileResult
 
 // previewMove is move_file's dry run: the source must exist, and a destination that exists
 // is refused unless overwrite, as the real move would.
-func (f *Files) previewMove(p definitions.MoveFileParams) (*MoveFileResult, error) {
+func (f *Files) previewMove(p definitions.MoveFileParams) (*definitions.MoveFileResult, error) {
 	if _, err := f.Store.Lstat(p.Source); err != nil {
 		return nil, err
 	}
@@ -268,7 +238,7 @@ func (f *Files) previewMove(p definitions.MoveFileParams) (*MoveFileResult, erro
 	if err != nil {
 		return nil, err
 	}
-	res := &MoveFileResult{Source: src, Destination: dst, DryRun: true}
+	res := &definitions.MoveFileResult{Source: src, Destination: dst, DryRun: true}
 	if _, err := f.Store.Lstat(p.Destination); err == nil {
 		if !p.Overwrite {
 			return nil, &fs.PathError{Op: "rename", Path: dst, Err: fs.ErrExist}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/jido-run/jido/security"
@@ -23,25 +22,9 @@ const maxDirEntries = 2000
 // Find is the bridge module of the tools that list and find files.
 type Find struct{ Deps }
 
-// DirEntry is one entry of list_dir.
-type DirEntry struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
-	Size int64  `json:"size"`
-}
-
-// ListDirResult is the result of list_dir.
-type ListDirResult struct {
-	Path      string     `json:"path"`
-	Entries   []DirEntry `json:"entries"`
-	Listing   string     `json:"listing"`
-	Ignored   int        `json:"ignored"`
-	Truncated bool       `json:"truncated"`
-}
-
 // ListDir lists one directory, directories first, with type marks; entries the ignore
 // files exclude are counted, not listed, unless no_ignore.
-func (f *Find) ListDir(_ context.Context, p definitions.ListDirParams) (*ListDirResult, error) {
+func (f *Find) ListDir(_ context.Context, p definitions.ListDirParams) (*definitions.ListDirResult, error) {
 	if terr := checkGlobs("ignore_patterns", p.IgnorePatterns); terr != nil {
 		return nil, terr
 	}
@@ -57,7 +40,7 @@ func (f *Find) ListDir(_ context.Context, p definitions.ListDirParams) (*ListDir
 	if !p.NoIgnore {
 		ignoredByGit = f.Walker.Ignored(canon)
 	}
-	res := &ListDirResult{Path: canon, Entries: []DirEntry{}}
+	res := &definitions.ListDirResult{Path: canon, Entries: []definitions.DirEntry{}}
 	for _, e := range entries {
 		if security.IsTempName(e.Name()) || matchesAny(p.IgnorePatterns, e.Name()) {
 			continue
@@ -66,13 +49,13 @@ func (f *Find) ListDir(_ context.Context, p definitions.ListDirParams) (*ListDir
 			res.Ignored++
 			continue
 		}
-		de := DirEntry{Name: e.Name(), Type: entryType(e.Type())}
+		de := definitions.DirEntry{Name: e.Name(), Type: entryType(e.Type())}
 		if info, err := e.Info(); err == nil && de.Type == "file" {
 			de.Size = info.Size()
 		}
 		res.Entries = append(res.Entries, de)
 	}
-	slices.SortFunc(res.Entries, func(a, b DirEntry) int {
+	slices.SortFunc(res.Entries, func(a, b definitions.DirEntry) int {
 		if (a.Type == "dir") != (b.Type == "dir") {
 			if a.Type == "dir" {
 				return -1
@@ -152,29 +135,14 @@ func typeMark(typ string) string {
 	return ""
 }
 
-// FileInfo describes one file found by glob or list_files.
-type FileInfo struct {
-	Path  string    `json:"path"`
-	Size  int64     `json:"size"`
-	MTime time.Time `json:"mtime"`
-	Type  string    `json:"type"`
-}
-
 // fileInfo converts a walk entry; a directory's size is 0 (what the file system reports
 // for it says nothing useful).
-func fileInfo(e walk.Entry) FileInfo {
-	fi := FileInfo{Path: e.Path, Size: e.Info.Size, MTime: e.Info.ModTime.UTC(), Type: entryType(e.Type)}
+func fileInfo(e walk.Entry) definitions.FileInfo {
+	fi := definitions.FileInfo{Path: e.Path, Size: e.Info.Size, MTime: e.Info.ModTime.UTC(), Type: entryType(e.Type)}
 	if e.Type.IsDir() {
 		fi.Size = 0
 	}
 	return fi
-}
-
-// FileList is the result of glob and list_files.
-type FileList struct {
-	Files     []FileInfo `json:"files"`
-	Count     int        `json:"count"`
-	Truncated bool       `json:"truncated"`
 }
 
 // maxCollected bounds the entries a listing holds before sorting, so that a huge tree
@@ -184,7 +152,7 @@ const maxCollected = 200_000
 // collector gathers walk entries from the walk's goroutines.
 type collector struct {
 	mu        sync.Mutex
-	files     []FileInfo
+	files     []definitions.FileInfo
 	seen      map[string]bool // paths already collected (several glob patterns)
 	truncated bool
 }
@@ -208,11 +176,11 @@ func (c *collector) add(e walk.Entry) error {
 }
 
 // result sorts the files with cmp and keeps the first limit.
-func (c *collector) result(limit int, cmp func(a, b FileInfo) int) *FileList {
+func (c *collector) result(limit int, cmp func(a, b definitions.FileInfo) int) *definitions.FileList {
 	slices.SortFunc(c.files, cmp)
-	res := &FileList{Files: c.files, Count: len(c.files), Truncated: c.truncated}
+	res := &definitions.FileList{Files: c.files, Count: len(c.files), Truncated: c.truncated}
 	if res.Files == nil {
-		res.Files = []FileInfo{}
+		res.Files = []definitions.FileInfo{}
 	}
 	if len(res.Files) > limit {
 		res.Files, res.Truncated = res.Files[:limit], true
@@ -220,9 +188,9 @@ func (c *collector) result(limit int, cmp func(a, b FileInfo) int) *FileList {
 	return res
 }
 
-func byPath(a, b FileInfo) int { return strings.Compare(a.Path, b.Path) }
+func byPath(a, b definitions.FileInfo) int { return strings.Compare(a.Path, b.Path) }
 
-func newestFirst(a, b FileInfo) int {
+func newestFirst(a, b definitions.FileInfo) int {
 	if c := b.MTime.Compare(a.MTime); c != 0 {
 		return c
 	}
@@ -230,7 +198,7 @@ func newestFirst(a, b FileInfo) int {
 }
 
 // ListFiles lists a directory recursively, with git's ignore rules, sorted by path.
-func (f *Find) ListFiles(ctx context.Context, p definitions.ListFilesParams) (*FileList, error) {
+func (f *Find) ListFiles(ctx context.Context, p definitions.ListFilesParams) (*definitions.FileList, error) {
 	dir, err := f.directory(p.Directory)
 	if err != nil {
 		return nil, err
@@ -261,7 +229,7 @@ func (f *Find) directory(name string) (string, error) {
 // Glob finds the files under path matching any pattern, newest first, with git's ignore
 // rules, never following symlinks and skipping hidden entries unless asked for (or named
 // by a pattern).
-func (f *Find) Glob(ctx context.Context, p definitions.GlobParams) (*FileList, error) {
+func (f *Find) Glob(ctx context.Context, p definitions.GlobParams) (*definitions.FileList, error) {
 	patterns := p.Patterns
 	if p.Pattern != "" {
 		patterns = append([]string{p.Pattern}, patterns...)
@@ -361,20 +329,11 @@ func relTo(base, name string) string {
 	return strings.TrimPrefix(strings.TrimPrefix(name, base), "/")
 }
 
-// FileExistsResult is the result of file_exists.
-type FileExistsResult struct {
-	Path   string     `json:"path"`
-	Exists bool       `json:"exists"`
-	Type   string     `json:"type,omitempty"`
-	Size   int64      `json:"size,omitempty"`
-	MTime  *time.Time `json:"mtime,omitempty"`
-}
-
 // FileExists reports whether a path exists in the root, following in-root symlinks.
-func (f *Find) FileExists(_ context.Context, p definitions.FileExistsParams) (*FileExistsResult, error) {
+func (f *Find) FileExists(_ context.Context, p definitions.FileExistsParams) (*definitions.FileExistsResult, error) {
 	info, err := f.Store.Stat(p.Path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &FileExistsResult{Path: p.Path, Exists: false}, nil
+		return &definitions.FileExistsResult{Path: p.Path, Exists: false}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -384,5 +343,5 @@ func (f *Find) FileExists(_ context.Context, p definitions.FileExistsParams) (*F
 		return nil, err
 	}
 	mtime := info.ModTime().UTC()
-	return &FileExistsResult{Path: canon, Exists: true, Type: entryType(info.Mode()), Size: info.Size(), MTime: &mtime}, nil
+	return &definitions.FileExistsResult{Path: canon, Exists: true, Type: entryType(info.Mode()), Size: info.Size(), MTime: &mtime}, nil
 }

@@ -12,17 +12,8 @@ import (
 	"github.com/jido-run/jido/tools/definitions"
 )
 
-// Backup says where a change's before-state is kept, so that undo can restore it.
-type Backup struct {
-	ChangeID   string `json:"change_id,omitempty"`   // the journal entry: undo takes it
-	BackupPath string `json:"backup_path,omitempty"` // the before-content of the (first) changed file; "" when it did not exist
-	BackupNote string `json:"backup_note,omitempty"` // why the change could not be journaled, when it could not
-}
-
-func (b *Backup) setBackup(v Backup) { *b = v }
-
 // backedUp is a result that reports its backup (every mutating file tool's).
-type backedUp interface{ setBackup(Backup) }
+type backedUp interface{ SetBackup(definitions.Backup) }
 
 // maxJournaledFiles bounds the files one change set captures (a recursive delete or move
 // of a large tree is not journaled beyond it, and says so).
@@ -49,7 +40,7 @@ func journaled[P, R any](ctx context.Context, d Deps, t *definitions.Tool, p P, 
 	if err != nil {
 		return res, err
 	}
-	b := Backup{BackupNote: note}
+	b := definitions.Backup{BackupNote: note}
 	if note == "" {
 		entry, err := d.Journal.Commit(d.Root, t.Name, summary(t.Name, files), before)
 		if err != nil {
@@ -62,7 +53,7 @@ func journaled[P, R any](ctx context.Context, d Deps, t *definitions.Tool, p P, 
 		}
 	}
 	if r, ok := any(res).(backedUp); ok {
-		r.setBackup(b)
+		r.SetBackup(b)
 	}
 	return res, nil
 }

@@ -3,96 +3,9 @@ package builtin
 import (
 	"fmt"
 	"strings"
+
+	"github.com/jido-run/jido/tools/definitions"
 )
-
-// Outcomer is a result that says in a few words what its call did, for people: "212
-// lines", "+3 -1", "exit 0". Every built-in result type is one (a test checks); a Go tool
-// of one's own (New) can be one too.
-type Outcomer interface{ Outcome() string }
-
-// plural is "1 line", "2 lines", "3 entries", "4 matches".
-func plural(n int, one string) string {
-	switch {
-	case n == 1:
-		return "1 " + one
-	case strings.HasSuffix(one, "y"):
-		return fmt.Sprintf("%d %sies", n, one[:len(one)-1])
-	case strings.HasSuffix(one, "ch"):
-		return fmt.Sprintf("%d %ses", n, one)
-	}
-	return fmt.Sprintf("%d %ss", n, one)
-}
-
-// Outcome says which lines were read.
-func (r *ReadFileResult) Outcome() string {
-	if r.StartLine > 1 || r.EndLine < r.TotalLines {
-		return fmt.Sprintf("lines %d-%d of %d", r.StartLine, r.EndLine, r.TotalLines)
-	}
-	return plural(r.TotalLines, "line")
-}
-
-// Outcome says how many bytes were written, and whether the file is new.
-func (r *WriteFileResult) Outcome() string {
-	if r.Created {
-		return "created, " + plural(r.BytesWritten, "byte")
-	}
-	return plural(r.BytesWritten, "byte")
-}
-
-// Outcome counts the lines added and removed.
-func (d *FileDiff) Outcome() string { return fmt.Sprintf("+%d -%d", d.LinesAdded, d.LinesRemoved) }
-
-// Outcome counts the lines added and removed.
-func (r *EditFileResult) Outcome() string { return r.FileDiff.Outcome() }
-
-// Outcome counts the lines added and removed.
-func (r *EditRegionResult) Outcome() string { return r.FileDiff.Outcome() }
-
-// Outcome counts the lines added and removed over every file, and the files when several.
-func (r *MultiEditResult) Outcome() string {
-	var sum FileDiff
-	for _, f := range r.Files {
-		sum.LinesAdded += f.LinesAdded
-		sum.LinesRemoved += f.LinesRemoved
-	}
-	if len(r.Files) > 1 {
-		return sum.Outcome() + " in " + plural(len(r.Files), "file")
-	}
-	return sum.Outcome()
-}
-
-// Outcome says what was (or would be) deleted.
-func (r *DeleteFileResult) Outcome() string {
-	if r.DryRun {
-		return "would delete " + r.Path
-	}
-	return "deleted"
-}
-
-// Outcome says where the file went.
-func (r *MoveFileResult) Outcome() string {
-	if r.DryRun {
-		return "would move to " + r.Destination
-	}
-	return "moved to " + r.Destination
-}
-
-// Outcome counts the entries.
-func (r *ListDirResult) Outcome() string { return plural(len(r.Entries), "entry") }
-
-// Outcome counts the files.
-func (r *FileList) Outcome() string { return plural(r.Count, "file") }
-
-// Outcome counts the matches (or files, or counts) returned.
-func (r *SearchResult) Outcome() string { return plural(r.Count, "match") }
-
-// Outcome says whether the path exists.
-func (r *FileExistsResult) Outcome() string {
-	if r.Exists {
-		return "exists"
-	}
-	return "does not exist"
-}
 
 // Outcome is the command's exit, or its job.
 func (r *ShellResult) Outcome() string {
@@ -130,7 +43,7 @@ func (r *RunTestsResult) Outcome() string {
 	case r.Summary == nil:
 		return "done"
 	case r.Errors > 0:
-		return fmt.Sprintf("%d passed, %d failed, %s", r.Passed, r.Failed, plural(r.Errors, "error"))
+		return fmt.Sprintf("%d passed, %d failed, %s", r.Passed, r.Failed, definitions.Count(r.Errors, "error"))
 	}
 	return fmt.Sprintf("%d passed, %d failed", r.Passed, r.Failed)
 }
@@ -138,35 +51,7 @@ func (r *RunTestsResult) Outcome() string {
 // Outcome counts the files restored, or the change sets listed.
 func (r *UndoResult) Outcome() string {
 	if r.UndoResult == nil {
-		return plural(len(r.Changes), "change set")
+		return definitions.Count(len(r.Changes), "change set")
 	}
-	return "restored " + plural(len(r.Restored)+len(r.Deleted), "file")
+	return "restored " + definitions.Count(len(r.Restored)+len(r.Deleted), "file")
 }
-
-// Outcome counts the files of the plan.
-func (r *PlanResult) Outcome() string { return plural(r.Files, "file") }
-
-// Differ is a result that shows its change as a unified diff: what a dry run of a file
-// tool returns, for an approval prompt to show.
-type Differ interface{ ChangeDiff() string }
-
-// ChangeDiff is the diff of the write.
-func (r *WriteFileResult) ChangeDiff() string { return r.Diff }
-
-// ChangeDiff is the diff of the edit.
-func (r *EditFileResult) ChangeDiff() string { return r.Diff }
-
-// ChangeDiff is the diff of the edit.
-func (r *EditRegionResult) ChangeDiff() string { return r.Diff }
-
-// ChangeDiff is the diffs of every file, one after the other.
-func (r *MultiEditResult) ChangeDiff() string {
-	var b strings.Builder
-	for _, f := range r.Files {
-		b.WriteString(f.Diff)
-	}
-	return b.String()
-}
-
-// ChangeDiff is the diff of the whole plan.
-func (r *PlanResult) ChangeDiff() string { return r.Diff }

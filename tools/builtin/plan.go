@@ -20,25 +20,6 @@ var _ Store = (*plan.View)(nil)
 // it to the project, or drop it.
 type PlanTools struct{ Deps }
 
-// PlanChange is one planned file change in a result.
-type PlanChange struct {
-	Path string `json:"path"`
-	Kind string `json:"kind"` // create, modify, delete
-}
-
-// PlanResult is the result of the plan tools.
-type PlanResult struct {
-	Backup
-	Changes  []PlanChange   `json:"changes"`
-	Files    int            `json:"files"`
-	Added    int            `json:"added,omitempty"`
-	Removed  int            `json:"removed,omitempty"`
-	Diff     string         `json:"diff,omitempty"`
-	Applied  bool           `json:"applied,omitempty"`
-	DryRun   bool           `json:"dry_run,omitempty"`
-	Redacted map[string]int `json:"redacted,omitempty"`
-}
-
 // overlay returns the session's plan, or an error outside plan mode.
 func (pl *PlanTools) overlay() (*plan.Overlay, error) {
 	if pl.Deps.Plan == nil {
@@ -50,14 +31,14 @@ func (pl *PlanTools) overlay() (*plan.Overlay, error) {
 
 // describe summarizes the plan: its changes and, withDiff, its diff (secrets redacted)
 // and line counts.
-func (pl *PlanTools) describe(o *plan.Overlay, withDiff bool) (*PlanResult, error) {
+func (pl *PlanTools) describe(o *plan.Overlay, withDiff bool) (*definitions.PlanResult, error) {
 	changes, err := o.Changes()
 	if err != nil {
 		return nil, err
 	}
-	res := &PlanResult{Changes: make([]PlanChange, 0, len(changes)), Files: len(changes)}
+	res := &definitions.PlanResult{Changes: make([]definitions.PlanChange, 0, len(changes)), Files: len(changes)}
 	for _, c := range changes {
-		res.Changes = append(res.Changes, PlanChange{Path: c.Path, Kind: c.Kind})
+		res.Changes = append(res.Changes, definitions.PlanChange{Path: c.Path, Kind: c.Kind})
 	}
 	if withDiff {
 		var diff string
@@ -70,7 +51,7 @@ func (pl *PlanTools) describe(o *plan.Overlay, withDiff bool) (*PlanResult, erro
 }
 
 // PlanDiff shows the whole planned change.
-func (pl *PlanTools) PlanDiff(context.Context, definitions.PlanDiffParams) (*PlanResult, error) {
+func (pl *PlanTools) PlanDiff(context.Context, definitions.PlanDiffParams) (*definitions.PlanResult, error) {
 	o, err := pl.overlay()
 	if err != nil {
 		return nil, err
@@ -79,7 +60,7 @@ func (pl *PlanTools) PlanDiff(context.Context, definitions.PlanDiffParams) (*Pla
 }
 
 // PlanApply writes the plan to the project as one journaled change set.
-func (pl *PlanTools) PlanApply(ctx context.Context, p definitions.PlanApplyParams) (*PlanResult, error) {
+func (pl *PlanTools) PlanApply(ctx context.Context, p definitions.PlanApplyParams) (*definitions.PlanResult, error) {
 	o, err := pl.overlay()
 	if err != nil {
 		return nil, err
@@ -122,12 +103,12 @@ func (pl *PlanTools) PlanApply(ctx context.Context, p definitions.PlanApplyParam
 }
 
 // committed journals an applied plan and says where its backup is.
-func (pl *PlanTools) committed(pd *journal.Pending) Backup {
+func (pl *PlanTools) committed(pd *journal.Pending) definitions.Backup {
 	e, err := pd.Commit(pl.Root)
 	if err != nil {
-		return Backup{BackupNote: "not journaled: " + err.Error()}
+		return definitions.Backup{BackupNote: "not journaled: " + err.Error()}
 	}
-	b := Backup{ChangeID: e.ID}
+	b := definitions.Backup{ChangeID: e.ID}
 	if before := pd.Before(); len(before) > 0 && before[0].Exists {
 		b.BackupPath = pl.Journal.BackupPath(e, before[0].Path)
 	}
@@ -135,7 +116,7 @@ func (pl *PlanTools) committed(pd *journal.Pending) Backup {
 }
 
 // PlanDiscard drops the plan.
-func (pl *PlanTools) PlanDiscard(context.Context, definitions.PlanDiscardParams) (*PlanResult, error) {
+func (pl *PlanTools) PlanDiscard(context.Context, definitions.PlanDiscardParams) (*definitions.PlanResult, error) {
 	o, err := pl.overlay()
 	if err != nil {
 		return nil, err

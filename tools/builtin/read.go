@@ -25,22 +25,6 @@ func readBufferSize(size int64) int {
 	return int(min(max(size+1, sniffBytes), maxReadBuffer))
 }
 
-// ReadFileResult is the result of read_file.
-type ReadFileResult struct {
-	Path       string `json:"path"`
-	Content    string `json:"content"`
-	Encoding   string `json:"encoding"`
-	Size       int64  `json:"size"`
-	TotalLines int    `json:"total_lines"`
-	StartLine  int    `json:"start_line"`
-	EndLine    int    `json:"end_line"`
-	Truncated  bool   `json:"truncated"`
-	NextOffset int    `json:"next_offset,omitempty"`
-	LinesCut   int    `json:"long_lines_cut,omitempty"`
-	// Redacted counts the secrets replaced by [REDACTED:rule] in content, by rule.
-	Redacted map[string]int `json:"redacted,omitempty"`
-}
-
 // lineWindow is the 1-based inclusive range of lines to return.
 type lineWindow struct{ from, to int }
 
@@ -73,14 +57,14 @@ type lineReader struct {
 	win      lineWindow
 	latin1   bool
 	out      bytes.Buffer
-	res      *ReadFileResult
+	res      *definitions.ReadFileResult
 	stopped  bool   // max_bytes reached: later lines are only counted
 	lastLine int    // last line written to out
 	scratch  []byte // the line being rendered, reused
 }
 
 // readLines reads text from r (already sniffed as text) and fills res with the requested window.
-func readLines(ctx context.Context, r *bufio.Reader, p definitions.ReadFileParams, win lineWindow, res *ReadFileResult) error {
+func readLines(ctx context.Context, r *bufio.Reader, p definitions.ReadFileParams, win lineWindow, res *definitions.ReadFileResult) error {
 	lr := &lineReader{p: p, win: win, latin1: res.Encoding == "latin-1", res: res}
 	lr.out.Grow(int(min(res.Size+res.Size/4+64, int64(p.MaxBytes)))) // room for the numbers
 	n := 0

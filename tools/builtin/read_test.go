@@ -20,7 +20,7 @@ func readParams(t *testing.T, args map[string]any) definitions.ReadFileParams {
 }
 
 // readString runs read_file's line logic over text.
-func readString(t *testing.T, text string, args map[string]any) (*ReadFileResult, *definitions.ToolError) {
+func readString(t *testing.T, text string, args map[string]any) (*definitions.ReadFileResult, *definitions.ToolError) {
 	t.Helper()
 	p := readParams(t, args)
 	win, terr := window(p)
@@ -30,7 +30,7 @@ func readString(t *testing.T, text string, args map[string]any) (*ReadFileResult
 	r := bufio.NewReader(strings.NewReader(text))
 	enc, binary := sniff(r)
 	require.False(t, binary)
-	res := &ReadFileResult{Encoding: enc}
+	res := &definitions.ReadFileResult{Encoding: enc}
 	require.NoError(t, readLines(t.Context(), r, p, win, res))
 	return res, nil
 }

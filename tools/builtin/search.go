@@ -22,48 +22,10 @@ import (
 	"github.com/jido-run/jido/walk"
 )
 
-// SearchMatch is one matching line of search.
-type SearchMatch struct {
-	Path      string   `json:"path"`
-	Line      int      `json:"line"`
-	EndLine   int      `json:"end_line,omitempty"` // last line of a multiline match
-	Column    int      `json:"column"`
-	MatchText string   `json:"match_text"`
-	Text      string   `json:"text"`
-	Before    []string `json:"before,omitempty"`
-	After     []string `json:"after,omitempty"`
-}
-
-// FileCount is the number of matching lines of one file (output_mode count).
-type FileCount struct {
-	Path  string `json:"path"`
-	Count int    `json:"count"`
-}
-
-// Skipped counts the files a search left out, so that an empty result can be trusted.
-type Skipped struct {
-	Binary     int64 `json:"binary"`
-	TooLarge   int64 `json:"too_large"`
-	Secret     int64 `json:"secret"`
-	Unreadable int64 `json:"unreadable"`
-}
-
-// SearchResult is the result of search; which list is set depends on output_mode.
-type SearchResult struct {
-	OutputMode    string        `json:"output_mode"`
-	Matches       []SearchMatch `json:"matches,omitempty"`
-	Files         []string      `json:"files,omitempty"`
-	Counts        []FileCount   `json:"counts,omitempty"`
-	Count         int           `json:"count"` // entries in the list returned
-	FilesSearched int64         `json:"files_searched"`
-	Skipped       Skipped       `json:"skipped"`
-	Truncated     bool          `json:"truncated"`
-}
-
 // fileHits is what one file contributed.
 type fileHits struct {
 	path    string
-	matches []SearchMatch
+	matches []definitions.SearchMatch
 	count   int // matching lines (count mode), else results contributed
 	mtime   time.Time
 }
@@ -138,12 +100,12 @@ type searchJob struct {
 	mode     string
 	limit    int
 	res      *results
-	skipped  Skipped
+	skipped  definitions.Skipped
 	files    atomic.Int64
 }
 
 // Search finds the lines matching a query in the files under path, with git's ignore rules.
-func (f *Find) Search(ctx context.Context, p definitions.SearchParams) (*SearchResult, error) {
+func (f *Find) Search(ctx context.Context, p definitions.SearchParams) (*definitions.SearchResult, error) {
 	m, terr := compileQuery(p)
 	if terr != nil {
 		return nil, terr
@@ -342,9 +304,9 @@ func (j *searchJob) searchData(name string, data []byte) {
 			j.res.add(&fileHits{path: name, count: n}, 1)
 		}
 	default:
-		var hits []SearchMatch
+		var hits []definitions.SearchMatch
 		j.matcher.Search(data, func(m search.Match) bool {
-			sm := SearchMatch{Path: name, Line: m.Line, Column: m.Column, MatchText: m.MatchText, Text: m.Text, Before: m.Before, After: m.After}
+			sm := definitions.SearchMatch{Path: name, Line: m.Line, Column: m.Column, MatchText: m.MatchText, Text: m.Text, Before: m.Before, After: m.After}
 			if m.EndLine != m.Line {
 				sm.EndLine = m.EndLine
 			}
@@ -371,7 +333,7 @@ func (j *searchJob) stampMTimes() {
 }
 
 // result orders the files (by path, or newest first) and keeps the first limit entries.
-func (j *searchJob) result() *SearchResult {
+func (j *searchJob) result() *definitions.SearchResult {
 	files := j.res.files
 	slices.SortFunc(files, func(a, b *fileHits) int {
 		if !j.res.prune {
@@ -381,8 +343,8 @@ func (j *searchJob) result() *SearchResult {
 		}
 		return strings.Compare(a.path, b.path)
 	})
-	res := &SearchResult{OutputMode: j.mode, FilesSearched: j.files.Load()}
-	res.Skipped = Skipped{
+	res := &definitions.SearchResult{OutputMode: j.mode, FilesSearched: j.files.Load()}
+	res.Skipped = definitions.Skipped{
 		Binary: atomic.LoadInt64(&j.skipped.Binary), TooLarge: atomic.LoadInt64(&j.skipped.TooLarge),
 		Secret: atomic.LoadInt64(&j.skipped.Secret), Unreadable: atomic.LoadInt64(&j.skipped.Unreadable),
 	}
@@ -392,7 +354,7 @@ func (j *searchJob) result() *SearchResult {
 		case "files_with_matches":
 			res.Files = append(res.Files, f.path)
 		case "count":
-			res.Counts = append(res.Counts, FileCount{Path: f.path, Count: f.count})
+			res.Counts = append(res.Counts, definitions.FileCount{Path: f.path, Count: f.count})
 		default:
 			res.Matches = append(res.Matches, f.matches...)
 		}

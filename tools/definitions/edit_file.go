@@ -12,3 +12,12 @@ type EditFileParams struct {
 
 // EditFile declares edit_file.
 var EditFile = define[EditFileParams]("edit_file", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor})
+
+// EditFileResult is the result of edit_file.
+type EditFileResult struct {
+	Backup
+	FileDiff
+	Strategy     string `json:"strategy"`
+	Replacements int    `json:"replacements"`
+	DryRun       bool   `json:"dry_run"`
+}

@@ -13,3 +13,13 @@ type EditRegionParams struct {
 
 // EditRegion declares edit_region.
 var EditRegion = define[EditRegionParams]("edit_region", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor})
+
+// EditRegionResult is the result of edit_region.
+type EditRegionResult struct {
+	Backup
+	FileDiff
+	StartLine int  `json:"start_line"`
+	EndLine   int  `json:"end_line"`
+	Changed   bool `json:"changed"`
+	DryRun    bool `json:"dry_run"`
+}

@@ -1,5 +1,7 @@
 package definitions
 
+import "time"
+
 // FileExistsParams are the arguments of file_exists.
 type FileExistsParams struct {
 	Path string `json:"path" jido:"path" jsonschema:"file or directory to check, relative to the project root"`
@@ -7,3 +9,12 @@ type FileExistsParams struct {
 
 // FileExists declares file_exists.
 var FileExists = define[FileExistsParams]("file_exists", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})
+
+// FileExistsResult is the result of file_exists.
+type FileExistsResult struct {
+	Path   string     `json:"path"`
+	Exists bool       `json:"exists"`
+	Type   string     `json:"type,omitempty"`
+	Size   int64      `json:"size,omitempty"`
+	MTime  *time.Time `json:"mtime,omitempty"`
+}

@@ -9,3 +9,19 @@ type ListDirParams struct {
 
 // ListDir declares list_dir.
 var ListDir = define[ListDirParams]("list_dir", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})
+
+// DirEntry is one entry of list_dir.
+type DirEntry struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Size int64  `json:"size"`
+}
+
+// ListDirResult is the result of list_dir.
+type ListDirResult struct {
+	Path      string     `json:"path"`
+	Entries   []DirEntry `json:"entries"`
+	Listing   string     `json:"listing"`
+	Ignored   int        `json:"ignored"`
+	Truncated bool       `json:"truncated"`
+}

@@ -1,5 +1,7 @@
 package definitions
 
+import "time"
+
 // ListFilesParams are the arguments of list_files.
 type ListFilesParams struct {
 	Directory      string `json:"directory,omitempty" jido:"path" default:"\".\"" jsonschema:"directory to list recursively, relative to the project root"`
@@ -12,3 +14,18 @@ type ListFilesParams struct {
 
 // ListFiles declares list_files.
 var ListFiles = define[ListFilesParams]("list_files", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})
+
+// FileInfo describes one file found by glob or list_files.
+type FileInfo struct {
+	Path  string    `json:"path"`
+	Size  int64     `json:"size"`
+	MTime time.Time `json:"mtime"`
+	Type  string    `json:"type"`
+}
+
+// FileList is the result of glob and list_files.
+type FileList struct {
+	Files     []FileInfo `json:"files"`
+	Count     int        `json:"count"`
+	Truncated bool       `json:"truncated"`
+}

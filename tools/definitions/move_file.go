@@ -11,3 +11,12 @@ type MoveFileParams struct {
 // MoveFile declares move_file. It is idempotent: a second call finds no source, fails, and
 // leaves the project as the first call left it.
 var MoveFile = define[MoveFileParams]("move_file", Decl{Flags: Flags{Mutating: true, Destructive: true, Idempotent: true}, Role: RoleEditor})
+
+// MoveFileResult is the result of move_file.
+type MoveFileResult struct {
+	Backup
+	Source      string `json:"source"`
+	Destination string `json:"destination"`
+	DryRun      bool   `json:"dry_run,omitempty"`
+	Overwrites  bool   `json:"overwrites,omitempty"` // the destination exists and would be replaced
+}

@@ -24,3 +24,23 @@ type MultiEditParams struct {
 
 // MultiEdit declares multi_edit.
 var MultiEdit = define[MultiEditParams]("multi_edit", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor})
+
+// EditOutcome is what became of one edit of multi_edit.
+type EditOutcome struct {
+	Index        int        `json:"index"`
+	Path         string     `json:"path"`
+	OK           bool       `json:"ok"`
+	Strategy     string     `json:"strategy,omitempty"`
+	Replacements int        `json:"replacements,omitempty"`
+	Error        *ToolError `json:"error,omitempty"`
+}
+
+// MultiEditResult is the result of multi_edit.
+type MultiEditResult struct {
+	Backup
+	Applied int           `json:"applied"`
+	Skipped int           `json:"skipped"`
+	DryRun  bool          `json:"dry_run"`
+	Files   []FileDiff    `json:"files"`
+	Details []EditOutcome `json:"details"`
+}

@@ -19,3 +19,22 @@ var (
 	PlanApply   = define[PlanApplyParams]("plan_apply", Decl{Flags: Flags{Mutating: true, Destructive: true, Idempotent: true}, Role: RoleEditor, Sessions: PlanOnly})
 	PlanDiscard = define[PlanDiscardParams]("plan_discard", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleEditor, Sessions: PlanOnly})
 )
+
+// PlanChange is one planned file change in a result.
+type PlanChange struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"` // create, modify, delete
+}
+
+// PlanResult is the result of the plan tools.
+type PlanResult struct {
+	Backup
+	Changes  []PlanChange   `json:"changes"`
+	Files    int            `json:"files"`
+	Added    int            `json:"added,omitempty"`
+	Removed  int            `json:"removed,omitempty"`
+	Diff     string         `json:"diff,omitempty"`
+	Applied  bool           `json:"applied,omitempty"`
+	DryRun   bool           `json:"dry_run,omitempty"`
+	Redacted map[string]int `json:"redacted,omitempty"`
+}

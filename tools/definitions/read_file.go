@@ -14,3 +14,19 @@ type ReadFileParams struct {
 
 // ReadFile declares read_file.
 var ReadFile = define[ReadFileParams]("read_file", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})
+
+// ReadFileResult is the result of read_file.
+type ReadFileResult struct {
+	Path       string `json:"path"`
+	Content    string `json:"content"`
+	Encoding   string `json:"encoding"`
+	Size       int64  `json:"size"`
+	TotalLines int    `json:"total_lines"`
+	StartLine  int    `json:"start_line"`
+	EndLine    int    `json:"end_line"`
+	Truncated  bool   `json:"truncated"`
+	NextOffset int    `json:"next_offset,omitempty"`
+	LinesCut   int    `json:"long_lines_cut,omitempty"`
+	// Redacted counts the secrets replaced by [REDACTED:rule] in content, by rule.
+	Redacted map[string]int `json:"redacted,omitempty"`
+}

@@ -20,3 +20,41 @@ type SearchParams struct {
 
 // Search declares search.
 var Search = define[SearchParams]("search", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})
+
+// SearchMatch is one matching line of search.
+type SearchMatch struct {
+	Path      string   `json:"path"`
+	Line      int      `json:"line"`
+	EndLine   int      `json:"end_line,omitempty"` // last line of a multiline match
+	Column    int      `json:"column"`
+	MatchText string   `json:"match_text"`
+	Text      string   `json:"text"`
+	Before    []string `json:"before,omitempty"`
+	After     []string `json:"after,omitempty"`
+}
+
+// FileCount is the number of matching lines of one file (output_mode count).
+type FileCount struct {
+	Path  string `json:"path"`
+	Count int    `json:"count"`
+}
+
+// Skipped counts the files a search left out, so that an empty result can be trusted.
+type Skipped struct {
+	Binary     int64 `json:"binary"`
+	TooLarge   int64 `json:"too_large"`
+	Secret     int64 `json:"secret"`
+	Unreadable int64 `json:"unreadable"`
+}
+
+// SearchResult is the result of search; which list is set depends on output_mode.
+type SearchResult struct {
+	OutputMode    string        `json:"output_mode"`
+	Matches       []SearchMatch `json:"matches,omitempty"`
+	Files         []string      `json:"files,omitempty"`
+	Counts        []FileCount   `json:"counts,omitempty"`
+	Count         int           `json:"count"` // entries in the list returned
+	FilesSearched int64         `json:"files_searched"`
+	Skipped       Skipped       `json:"skipped"`
+	Truncated     bool          `json:"truncated"`
+}

@@ -13,3 +13,14 @@ type WriteFileParams struct {
 // WriteFile declares write_file. It is not idempotent: replacing is, but `append` adds the
 // content again on every call.
 var WriteFile = define[WriteFileParams]("write_file", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor})
+
+// WriteFileResult is the result of write_file.
+type WriteFileResult struct {
+	Backup
+	Path         string `json:"path"`
+	BytesWritten int    `json:"bytes_written"`
+	Created      bool   `json:"created"`
+	Appended     bool   `json:"appended"`
+	DryRun       bool   `json:"dry_run,omitempty"`
+	Diff         string `json:"diff,omitempty"` // the change a dry run would make
+}
