@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/jido-run/jido/agent"
@@ -82,4 +84,51 @@ func LoadTranscript(r io.Reader) ([]agent.Message, error) {
 		return nil, err
 	}
 	return history, nil
+}
+
+// OpenTranscript opens the file a chat saves its conversation to, and the conversation it
+// resumes. resume is "" (a new conversation), "last" (the newest transcript in dir) or a
+// transcript file; path is the file to write ("": the resumed one, or a new file in dir
+// named by the time). A resumed conversation written to another file is written there
+// whole. Files are created 0600 in 0700 directories: conversations hold code and secrets.
+func OpenTranscript(dir, path, resume string) (*Transcript, []agent.Message, func() error, error) {
+	var history []agent.Message
+	if resume != "" {
+		from := resume
+		if from == "last" {
+			names, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
+			if len(names) == 0 {
+				return nil, nil, nil, fmt.Errorf("no saved conversation for this project in %s", dir)
+			}
+			from = names[len(names)-1] // names sort by time
+		}
+		f, err := os.Open(from)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		history, err = LoadTranscript(f)
+		f.Close()
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", from, err)
+		}
+		if path == "" {
+			path = from
+		}
+		resume = from
+	}
+	if path == "" {
+		path = filepath.Join(dir, time.Now().UTC().Format("20060102T150405.000000000Z")+".ndjson")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	written := len(history)
+	if path != resume {
+		written = 0 // a new file: it gets the resumed conversation too
+	}
+	return NewTranscript(f, written), history, f.Close, nil
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -181,68 +180,20 @@ func banner(a *agent.Agent, notice, root string) string {
 	return b
 }
 
-// openTranscript opens the chat's transcript (resuming one if asked) and loads a resumed
+// openTranscript opens the chat's transcript (resuming one if asked, in this project's
+// transcript directory, beside its journal, outside the root) and loads a resumed
 // conversation into a.
-func (o *chatOptions) openTranscript(a *agent.Agent) (*chat.Transcript, func(), error) {
-	path := o.transcript
-	written := 0
-	if o.resume != "" {
-		from := o.resume
-		if from == "last" {
-			var err error
-			if from, err = latestTranscript(o.root); err != nil {
-				return nil, nil, err
-			}
-		}
-		f, err := os.Open(from)
-		if err != nil {
-			return nil, nil, err
-		}
-		history, err := chat.LoadTranscript(f)
-		f.Close()
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", from, err)
-		}
-		a.SetHistory(history)
-		written = len(history)
-		if path == "" {
-			path = from
-		}
-	}
-	if path == "" {
-		dir, err := transcriptDir(o.root)
-		if err != nil {
-			return nil, nil, err
-		}
-		path = filepath.Join(dir, time.Now().UTC().Format("20060102T150405.000000000Z")+".ndjson")
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, nil, err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+func (o *chatOptions) openTranscript(a *agent.Agent) (*chat.Transcript, func() error, error) {
+	dir, err := projectState(o.root, "transcripts")
 	if err != nil {
 		return nil, nil, err
 	}
-	if path != o.resume && o.resume != "" {
-		written = 0 // a new file: it gets the resumed conversation too
-	}
-	return chat.NewTranscript(f, written), func() { f.Close() }, nil
-}
-
-// transcriptDir is where a project's transcripts live: beside its journal, outside the root.
-func transcriptDir(root string) (string, error) { return projectState(root, "transcripts") }
-
-// latestTranscript is the newest transcript of the project.
-func latestTranscript(root string) (string, error) {
-	dir, err := transcriptDir(root)
+	tr, history, closeFile, err := chat.OpenTranscript(dir, o.transcript, o.resume)
 	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
-	names, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
-	if len(names) == 0 {
-		return "", fmt.Errorf("no saved conversation for this project in %s", dir)
-	}
-	return names[len(names)-1], nil // names sort by time
+	a.SetHistory(history)
+	return tr, closeFile, nil
 }
 
 // colorOn reports whether w is a terminal that wants colour (NO_COLOR unset, TERM not dumb).
