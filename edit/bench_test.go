@@ -43,6 +43,21 @@ func BenchmarkLoosestStrategy(b *testing.B) {
 	}
 }
 
+// BenchmarkTypographyIndentation: a re-indented old_string with straight quotes for the
+// file's curly ones on a 10,000-line file, which only the typography+indentation
+// combination matches, after every strategy before it has looked.
+func BenchmarkTypographyIndentation(b *testing.B) {
+	content := strings.ReplaceAll(goLikeFile(10_000), `"key-`, `“key-`)
+	r := req("value := lookup(\"key-9001\", r.URL.Query())\nif value == nil {", "value := lookup(\"key-9001\", r.URL.Query())\nif value != nil {")
+	res, err := Apply(content, r)
+	require.NoError(b, err)
+	require.Equal(b, "typography+indentation", res.Strategy)
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		_, _ = Apply(content, r)
+	}
+}
+
 // BenchmarkNotFound: the closest-candidate search of a not-found error on a 10,000-line file.
 func BenchmarkNotFound(b *testing.B) {
 	content := goLikeFile(10_000)

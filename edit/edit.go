@@ -7,25 +7,38 @@
 //
 //   - exact: old_string as it is;
 //   - typography: curly quotes, dashes, Unicode spaces and "…" count as their ASCII forms,
-//     and the file keeps its own characters where new_string keeps old_string's;
+//     zero-width characters as nothing, and the file keeps its own characters where
+//     new_string keeps old_string's;
 //   - trailing-whitespace, indentation, inner-whitespace, unicode-nfc: whole lines, every
 //     line compared after dropping trailing whitespace; then leading whitespace too (the
 //     block may be shifted or use tabs for spaces, but not be nested differently, and
 //     new_string is re-indented to the file); then runs of whitespace inside lines; then
 //     with text in Unicode normalization form C;
+//   - typography+trailing-whitespace, typography+indentation, typography+inner-whitespace:
+//     both kinds of difference in the same old_string;
 //   - single-line-whitespace: a one-line old_string inside a line, any run of blanks
 //     matching any other;
-//   - unescape: an old_string with backslash sequences (\n, \t, \", \', \\) that matched
-//     nowhere is unescaped, with new_string, and looked up again by the strategies above.
+//   - unescape: an old_string with backslash sequences (\n, \t, \", \', \`, \$, \\)
+//     that matched nowhere is unescaped and looked up again by the strategies above;
+//     new_string is unescaped fully when it is over-escaped as consistently, else not at
+//     all;
+//   - blank-lines, code-fence: blank lines that start or end both strings, or a Markdown
+//     code fence around both, are dropped from both and the lookup runs again.
+//
+// A step after exact that matched through another strategy is reported as "step+strategy".
 //
 // It never guesses: a strategy that finds old_string more than once is an ambiguity error,
 // every line of a multi-line old_string must match (no first/last-line anchors, no
-// similarity threshold), and similarity is only used to show the closest text in a
-// not-found error.
+// similarity threshold), a loose match inside a line starts and ends on word boundaries
+// (and at its line's start or end when old_string says so with indentation or a line
+// break), and similarity is only used to show the closest text in a not-found error. A
+// new_string that replaces real lines with a placeholder ("// ... existing code ...") is
+// refused: written literally, it would delete them.
 //
 // Files are taken as they are: CRLF or mixed line endings, a UTF-8 byte order mark and the
-// presence or absence of a final newline survive an edit, and lines the edit does not touch
-// are written back byte for byte.
+// presence or absence of a final newline survive an edit, lines the edit does not touch are
+// written back byte for byte, and so are the lines of a loosely matched block that
+// new_string leaves as old_string had them.
 //
 // The package is pure: it works on strings and knows nothing of files on disk.
 package edit
@@ -70,6 +83,9 @@ func Apply(content string, req Request) (Result, error) {
 	if old == repl {
 		return Result{}, errIdentical()
 	}
+	if err := checkElision(old, repl); err != nil {
+		return Result{}, err
+	}
 	var name string
 	var ms []match
 	switch {
@@ -97,7 +113,11 @@ func Strategies() []string {
 	for _, s := range strategies {
 		names = append(names, s.name)
 	}
-	return append(names, strategyUnescape)
+	names = append(names, strategyUnescape)
+	for _, n := range normalizations {
+		names = append(names, n.name)
+	}
+	return names
 }
 
 // cleanInput brings a string of the request to the form the matcher works on: no byte order

@@ -79,7 +79,8 @@ func lineOffset(s string, n int) int {
 
 func TestStrategies(t *testing.T) {
 	assert.Equal(t, []string{"exact", "typography", "trailing-whitespace", "indentation", "inner-whitespace",
-		"unicode-nfc", "single-line-whitespace", "unescape"}, Strategies())
+		"unicode-nfc", "typography+trailing-whitespace", "typography+indentation", "typography+inner-whitespace",
+		"single-line-whitespace", "unescape", "blank-lines", "code-fence"}, Strategies())
 }
 
 func TestErrorKindString(t *testing.T) {

@@ -153,3 +153,9 @@ func errStale(start, end int, expected, got string) error {
 	return &Error{Kind: NotFound, Lines: lines, Closest: []Candidate{{Line: start, Diff: d}}, Message: fmt.Sprintf(
 		"lines %d-%d no longer hold the expected text; the diff goes from expected (-) to what the file holds (+):\n%s\nRead the lines again and retry with what they hold now.", start, end, d)}
 }
+
+// errElided refuses a new_string whose line n is a placeholder for code left out.
+func errElided(n int, line string) error {
+	return &Error{Kind: Invalid, Message: fmt.Sprintf(
+		"new_string line %d is the placeholder %q where old_string has real lines: an edit writes new_string literally, so the code it stands for would be deleted. Give the full text of new_string, or make old_string smaller so that new_string holds only what changes", n, line)}
+}

@@ -40,7 +40,23 @@ var strategies = []strategy{
 	lineStrategy("indentation", strings.TrimSpace, true),
 	lineStrategy("inner-whitespace", collapseSpace, true),
 	nonASCII(lineStrategy("unicode-nfc", nfcLine, true)),
+	// Typography and whitespace differences in the same old_string, each safe alone.
+	nonASCII(foldedLines(lineStrategy("typography+trailing-whitespace", trimTrailing, false))),
+	nonASCII(foldedLines(lineStrategy("typography+indentation", strings.TrimSpace, true))),
+	nonASCII(foldedLines(lineStrategy("typography+inner-whitespace", collapseSpace, true))),
 	{"single-line-whitespace", (*search).singleLine},
+}
+
+// foldedLines makes a line strategy compare lines with their typography folded first
+// (the file's lines are folded once for all such strategies).
+func foldedLines(st strategy) strategy {
+	find := st.find
+	st.find = func(s *search) []match {
+		s.folded = true
+		defer func() { s.folded = false }()
+		return find(s)
+	}
+	return st
 }
 
 // find returns the name of the first strategy that finds old in body and its matches, or an
@@ -53,7 +69,17 @@ func find(body, old, repl string, all bool) (string, []match, error) {
 			break
 		}
 		if name, ms = t.run(u.old, u.repl, all); ms != nil {
-			name = unescapedName(name)
+			name = prefixed(strategyUnescape, name)
+		}
+	}
+	for _, n := range normalizations {
+		if ms != nil {
+			break
+		}
+		if o, r, ok := n.apply(old, repl); ok && o != r && strings.TrimSpace(o) != "" {
+			if name, ms = t.run(o, r, all); ms != nil {
+				name = prefixed(n.name, name)
+			}
 		}
 	}
 	switch {
@@ -67,12 +93,14 @@ func find(body, old, repl string, all bool) (string, []match, error) {
 	return name, ms, nil
 }
 
-// unescapedName names a match found after unescaping.
-func unescapedName(inner string) string {
+// prefixed names a match found by strategy inner once the strings were changed by the
+// step named step (unescape, a normalization): "step", or "step+inner" when inner is not
+// exact.
+func prefixed(step, inner string) string {
 	if inner == strategyExact {
-		return strategyUnescape
+		return step
 	}
-	return strategyUnescape + "+" + inner
+	return step + "+" + inner
 }
 
 // run tries the strategies in order and returns the first that finds something. A blank
@@ -107,6 +135,7 @@ type search struct {
 	*text
 	old, repl string
 	all       bool
+	folded    bool // line strategies compare lines with typography folded
 }
 
 // full reports whether a strategy may stop collecting matches.
@@ -151,8 +180,8 @@ func (s *search) typography() []match {
 	}
 	return s.occurrences(body.text, old.text, func(start int, ms []match) []match {
 		a, b := body.orig(start), body.orig(start+len(old.text))
-		if a < 0 || b < 0 {
-			return ms // inside an expanded ellipsis
+		if a < 0 || b < 0 || !s.onWordBoundaries(a, b) {
+			return ms // inside an expanded ellipsis, or inside a word
 		}
 		return append(ms, match{a, b, keepFileChars(s.old, s.body[a:b], s.repl)})
 	})
@@ -174,9 +203,12 @@ func lineStrategy(name string, norm func(string) string, ignoresIndent bool) str
 		olds := strings.Split(oldText, "\n")
 		want := make([]string, len(olds))
 		for i, l := range olds {
+			if s.folded {
+				l = foldTypography(l).text
+			}
 			want[i] = norm(l)
 		}
-		lines, have := s.lines(), s.normLines(name, norm)
+		lines, have := s.lines(), s.normLines(name, norm, s.folded)
 		var ms []match
 		for i := 0; i+len(want) <= len(have) && !s.full(ms); i++ {
 			if !equalFrom(have[i:], want) {
@@ -189,10 +221,33 @@ func lineStrategy(name string, norm func(string) string, ignoresIndent bool) str
 					continue
 				}
 			}
+			r = keepFileLines(olds, lines[i:i+len(olds)], repl, r)
 			ms = append(ms, match{s.lineStart(i), s.lineEnd(i + len(olds) - 1), r})
 		}
 		return ms
 	}}
+}
+
+// keepFileLines returns r, the replacement of the file's lines matched (which old_string's
+// lines olds stand for) by new_string repl as a line strategy wrote it, with the leading
+// and trailing lines that repl leaves as olds has them written as the file's own: a
+// loose match must not change a line the model did not (its trailing spaces, which are a
+// line break in Markdown, its tabs or its curly quotes).
+func keepFileLines(olds, matched []string, repl, r string) string {
+	news, out := strings.Split(repl, "\n"), strings.Split(r, "\n")
+	if len(news) != len(out) {
+		return r
+	}
+	most := min(len(olds), len(news))
+	p := 0
+	for p < most && olds[p] == news[p] {
+		out[p] = matched[p]
+		p++
+	}
+	for q := 1; p+q <= most && olds[len(olds)-q] == news[len(news)-q]; q++ {
+		out[len(out)-q] = matched[len(matched)-q]
+	}
+	return strings.Join(out, "\n")
 }
 
 // nonASCII restricts a strategy to requests where old_string or the file has a character
@@ -272,6 +327,10 @@ func (s *search) singleLine() []match {
 	if !strings.HasSuffix(s.old, trimmed) {
 		repl = strings.TrimRightFunc(repl, unicode.IsSpace)
 	}
+	// A line break after old_string says it ends its line; one before it, or indentation
+	// before a whole line, that it starts it.
+	atLineEnd := strings.HasSuffix(strings.TrimRight(s.old, " \t"), "\n")
+	atLineStart := strings.HasPrefix(strings.TrimLeft(s.old, " \t"), "\n") || atLineEnd && s.old[0] != trimmed[0]
 	words := strings.Fields(trimmed)
 	return s.occurrences(s.body, words[0], func(start int, ms []match) []match {
 		end := start + len(words[0])
@@ -285,6 +344,32 @@ func (s *search) singleLine() []match {
 			}
 			end = gap + len(w)
 		}
+		if !s.onWordBoundaries(start, end) || atLineStart && !s.blankTo(start, -1) || atLineEnd && !s.blankTo(end, 1) {
+			return ms
+		}
 		return append(ms, match{start, end, repl})
 	})
+}
+
+// onWordBoundaries reports whether body[start:end] neither starts nor ends inside a word:
+// a loose match of "return foo" must not take the start of "return foobar".
+func (s *search) onWordBoundaries(start, end int) bool {
+	return !(start > 0 && start < len(s.body) && isWordByte(s.body[start-1]) && isWordByte(s.body[start])) &&
+		!(end > 0 && end < len(s.body) && isWordByte(s.body[end-1]) && isWordByte(s.body[end]))
+}
+
+// isWordByte reports whether c is an ASCII letter, digit or underscore.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// blankTo reports whether only blanks lie between offset p of the body and the start of
+// its line (dir -1) or its end (dir 1).
+func (s *search) blankTo(p, dir int) bool {
+	for p += min(dir, 0); p >= 0 && p < len(s.body) && s.body[p] != '\n'; p += dir {
+		if !isBlank(s.body[p]) && s.body[p] != '\r' {
+			return false
+		}
+	}
+	return true
 }

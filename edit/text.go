@@ -8,13 +8,14 @@ import (
 // text is the body a request is matched against, with views of it built on first use and
 // shared by all strategies (and by the passes of unescape).
 type text struct {
-	body     string
-	starts   []int               // offset of each line; a final line break starts no line
-	lineList []string            // the lines, without their breaks
-	norm     map[string][]string // lines normalized by each line strategy
-	folded   *folded             // the body with typography folded
-	style    *indentStyle        // how the file indents
-	ascii    int8                // whether the body is all ASCII: 0 unknown, 1 yes, -1 no
+	body       string
+	starts     []int               // offset of each line; a final line break starts no line
+	lineList   []string            // the lines, without their breaks
+	norm       map[string][]string // lines normalized by each line strategy
+	folded     *folded             // the body with typography folded
+	foldedList []string            // the lines with typography folded
+	style      *indentStyle        // how the file indents
+	ascii      int8                // whether the body is all ASCII: 0 unknown, 1 yes, -1 no
 }
 
 // lines returns the body's lines without their line breaks.
@@ -67,12 +68,16 @@ func (t *text) lineNumbers(ms []match) []int {
 	return out
 }
 
-// normLines returns the lines normalized by the named line strategy.
-func (t *text) normLines(name string, norm func(string) string) []string {
+// normLines returns the lines normalized by the named line strategy, their typography
+// folded first when folded is set.
+func (t *text) normLines(name string, norm func(string) string, folded bool) []string {
 	if got, ok := t.norm[name]; ok {
 		return got
 	}
 	lines := t.lines()
+	if folded {
+		lines = t.foldedLines()
+	}
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = norm(l)
@@ -82,6 +87,19 @@ func (t *text) normLines(name string, norm func(string) string) []string {
 	}
 	t.norm[name] = out
 	return out
+}
+
+// foldedLines returns the lines with their typography folded.
+func (t *text) foldedLines() []string {
+	if t.foldedList == nil {
+		// Folding keeps line breaks, so the folded body's lines are the folded lines.
+		body := t.foldedBody().text
+		t.foldedList = strings.SplitAfterN(body, "\n", len(t.lines()))
+		for i, l := range t.foldedList {
+			t.foldedList[i] = strings.TrimSuffix(l, "\n")
+		}
+	}
+	return t.foldedList
 }
 
 // foldedBody returns the body with its typography folded.

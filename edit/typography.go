@@ -10,7 +10,7 @@ import (
 
 // foldRune returns the ASCII that a typographic character stands for: curly quotes, dashes,
 // Unicode spaces and the ellipsis are what models and word processors put for ' " - space
-// and "...".
+// and "..."; zero-width characters stand for nothing.
 func foldRune(r rune) (string, bool) {
 	switch r {
 	case '‘', '’', '‚', '‛':
@@ -21,6 +21,8 @@ func foldRune(r rune) (string, bool) {
 		return "-", true
 	case '…':
 		return "...", true
+	case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+		return "", true // zero-width characters, which models drop (a ZWJ inside an emoji)
 	}
 	if r != ' ' && unicode.Is(unicode.Zs, r) {
 		return " ", true
@@ -45,12 +47,21 @@ func foldTypography(s string) folded {
 	b.Grow(len(s))
 	src := make([]int, 0, len(s)+1)
 	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf { // ASCII folds to itself
+			b.WriteByte(s[i])
+			src = append(src, i)
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if ascii, ok := foldRune(r); ok {
 			b.WriteString(ascii)
-			src = append(src, i)
-			for range len(ascii) - 1 {
-				src = append(src, -1)
+			for k := range len(ascii) { // none for a zero-width character
+				if k == 0 {
+					src = append(src, i)
+				} else {
+					src = append(src, -1) // inside the expansion
+				}
 			}
 		} else {
 			b.WriteString(s[i : i+size])
