@@ -21,6 +21,8 @@ type fileChange struct {
 	after   string
 	spans   []edit.Span // edited lines of after, as the only edit applied reported them
 	edits   int         // edits applied to the file
+	// uncommitted: the file held changes git's index does not have before this one
+	uncommitted bool
 }
 
 // changeSet plans edits on files in memory and writes them all or nothing. Each file is read
@@ -72,11 +74,17 @@ func (cs *changeSet) load(canon string) (*fileChange, error) {
 	if err != nil {
 		return nil, err
 	}
+	if info, err := cs.f.Store.Stat(file.Path); err == nil {
+		if err := checkWritable(file.Path, info, cs.force); err != nil {
+			return nil, err
+		}
+	}
 	if !seen.Equal(file.Version) {
 		return nil, changedError(file.Path)
 	}
 	content := string(file.Data)
-	return &fileChange{path: file.Path, version: file.Version, exists: true, before: content, after: content}, nil
+	return &fileChange{path: file.Path, version: file.Version, exists: true, before: content, after: content,
+		uncommitted: cs.f.uncommitted(file.Path, file.Data)}, nil
 }
 
 // check refuses, unless forced, a change that makes a file that parsed stop parsing.
@@ -151,7 +159,8 @@ func (fc *fileChange) diff() definitions.FileDiff {
 			spans = []edit.Span{s}
 		}
 	}
-	return definitions.FileDiff{Path: fc.path, Diff: d, LinesAdded: added, LinesRemoved: removed, Region: edit.Region(fc.after, spans, regionContext)}
+	return definitions.FileDiff{Path: fc.path, Diff: d, LinesAdded: added, LinesRemoved: removed, Region: edit.Region(fc.after, spans, regionContext),
+		UncommittedChanges: fc.uncommitted}
 }
 
 // regionContext is how many lines around an edit the result's region shows.

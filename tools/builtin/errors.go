@@ -57,3 +57,15 @@ func toolError(err error) *definitions.ToolError {
 	}
 	return e
 }
+
+// checkWritable refuses, unless forced, to change a file its owner may not write (mode
+// 0444): it may be generated or locked on purpose, and the atomic rename would replace it
+// regardless of its mode. A forced change keeps the mode.
+func checkWritable(path string, info fs.FileInfo, force bool) error {
+	if force || info == nil || info.Mode().Perm()&0o200 != 0 {
+		return nil
+	}
+	return definitions.NewError(definitions.PermissionError, "%s is read-only (mode %04o): its owner may not write it", path, info.Mode().Perm()).
+		With("path", path).
+		Hint("It may be generated or locked on purpose: change its source instead, or pass force: true to change it anyway (its mode stays as it is)")
+}

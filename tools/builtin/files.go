@@ -65,12 +65,22 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 		opts.MustNotExist = true
 	case info.IsDir():
 		return nil, &fs.PathError{Op: "write", Path: p.Path, Err: security.ErrIsDir}
+	}
+	if exists {
+		if err := checkWritable(p.Path, info, p.Force); err != nil {
+			return nil, err
+		}
+	}
+	var before []byte // what the file holds, for git awareness
+	switch {
+	case !exists:
 	case p.Append:
 		cur, err := f.Store.ReadFile(p.Path)
 		if err != nil {
 			return nil, err
 		}
-		data = append(cur.Data, data...)
+		before = cur.Data
+		data = append(cur.Data[:len(cur.Data):len(cur.Data)], data...)
 		opts.Expect = &cur.Version
 	default:
 		v, err := f.seen(p.Path, "overwrite")
@@ -78,6 +88,9 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 			return nil, err
 		}
 		opts.Expect = &v
+		if cur, err := f.Store.ReadFile(p.Path); err == nil && cur.Version.Equal(v) {
+			before = cur.Data
+		}
 	}
 	if _, err := f.Store.CheckWrite(p.Path); errors.Is(err, security.ErrSecret) || errors.Is(err, security.ErrProtected) {
 		return nil, err // before the parse guard and the preview: a refused path is the first thing said
@@ -98,7 +111,8 @@ func (f *Files) WriteFile(ctx context.Context, p definitions.WriteFileParams) (*
 		return nil, err
 	}
 	f.Reads.Record(canon, ver)
-	return &definitions.WriteFileResult{Path: canon, BytesWritten: len(p.Content), Created: !exists, Appended: exists && p.Append}, nil
+	return &definitions.WriteFileResult{Path: canon, BytesWritten: len(p.Content), Created: !exists, Appended: exists && p.Append,
+		UncommittedChanges: exists && f.uncommitted(canon, before)}, nil
 }
 
 // previewWrite is write_file's dry run: the diff from the current content, nothing written.

@@ -7,7 +7,7 @@ type EditFileParams struct {
 	NewString  string `json:"new_string" jsonschema:"the replacement text (taken literally)"`
 	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence of old_string"`
 	DryRun     bool   `json:"dry_run,omitempty" jido:"dry_run" jsonschema:"return the diff without changing the file"`
-	Force      bool   `json:"force,omitempty" jsonschema:"write even if a file that parsed would no longer parse"`
+	Force      bool   `json:"force,omitempty" jsonschema:"write even if a file that parsed would no longer parse, or is read-only (its mode is kept)"`
 }
 
 // EditFile declares edit_file.

@@ -8,7 +8,7 @@ type EditRegionParams struct {
 	NewContent string  `json:"new_content" jsonschema:"the lines that replace the range (empty deletes it)"`
 	Expected   *string `json:"expected,omitempty" jsonschema:"the text the range must still hold; if it does not, the edit is refused with a diff"`
 	DryRun     bool    `json:"dry_run,omitempty" jido:"dry_run" jsonschema:"return the diff without changing the file"`
-	Force      bool    `json:"force,omitempty" jsonschema:"write even if a file that parsed would no longer parse"`
+	Force      bool    `json:"force,omitempty" jsonschema:"write even if a file that parsed would no longer parse, or is read-only (its mode is kept)"`
 }
 
 // EditRegion declares edit_region.

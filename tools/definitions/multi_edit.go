@@ -19,7 +19,7 @@ type MultiEditParams struct {
 	Edits       []EditOp `json:"edits" jsonschema:"edits applied in order, each to the result of the previous ones on its file"`
 	StopOnError bool     `json:"stop_on_error,omitempty" default:"true" jsonschema:"true: all or nothing; false: apply the edits that can be applied and report the others"`
 	DryRun      bool     `json:"dry_run,omitempty" jido:"dry_run" jsonschema:"return the diffs without changing any file"`
-	Force       bool     `json:"force,omitempty" jsonschema:"write even if a file that parsed would no longer parse"`
+	Force       bool     `json:"force,omitempty" jsonschema:"write even if a file that parsed would no longer parse, or is read-only (its mode is kept)"`
 }
 
 // MultiEdit declares multi_edit.

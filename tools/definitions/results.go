@@ -7,6 +7,9 @@ type FileDiff struct {
 	LinesAdded   int    `json:"lines_added"`
 	LinesRemoved int    `json:"lines_removed"`
 	Region       string `json:"region,omitempty"`
+	// UncommittedChanges: before this change the file already differed from what git's
+	// index holds (the user's own work in progress, now changed by the agent too).
+	UncommittedChanges bool `json:"uncommitted_changes,omitempty"`
 }
 
 // Backup says where a change's before-state is kept, so that undo can restore it.

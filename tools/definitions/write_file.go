@@ -6,7 +6,7 @@ type WriteFileParams struct {
 	Content         string `json:"content" jsonschema:"the full new content of the file (or the text to append)"`
 	Append          bool   `json:"append,omitempty" jsonschema:"add content at the end of the file instead of replacing it"`
 	CreateIfMissing bool   `json:"create_if_missing,omitempty" default:"true" jsonschema:"create the file (and its parent directories) when it does not exist"`
-	Force           bool   `json:"force,omitempty" jsonschema:"write even if the content does not parse (Go, JSON, Lua, Lisp, YAML, TOML) where the file did"`
+	Force           bool   `json:"force,omitempty" jsonschema:"write even if the content does not parse (Go, JSON, Lua, Lisp, YAML, TOML) where the file did, or the file is read-only (its mode is kept)"`
 	DryRun          bool   `json:"dry_run,omitempty" jido:"dry_run" jsonschema:"return the diff of the write without changing anything"`
 }
 
@@ -23,4 +23,7 @@ type WriteFileResult struct {
 	Appended     bool   `json:"appended"`
 	DryRun       bool   `json:"dry_run,omitempty"`
 	Diff         string `json:"diff,omitempty"` // the change a dry run would make
+	// UncommittedChanges: before this write the file already differed from what git's
+	// index holds (the user's own work in progress).
+	UncommittedChanges bool `json:"uncommitted_changes,omitempty"`
 }
