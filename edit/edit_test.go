@@ -11,7 +11,7 @@ import (
 
 func TestCorpus(t *testing.T) {
 	names := map[string]bool{}
-	for _, c := range corpus {
+	for _, c := range append(corpus[:len(corpus):len(corpus)], failureCorpus...) {
 		require.False(t, names[c.name], "duplicate case %s", c.name)
 		names[c.name] = true
 		t.Run(c.name, func(t *testing.T) {

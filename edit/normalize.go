@@ -22,15 +22,16 @@ var normalizations = []normalization{
 }
 
 // dropSharedBlankLines drops the blank lines that both strings start with, or both end
-// with: models add them around a block, to old_string and new_string alike.
+// with, when they are the same: models add them around a block, to old_string and
+// new_string alike.
 func dropSharedBlankLines(old, repl string) (string, string, bool) {
 	lead := leadingBlankLines(old)
-	if lead == "" || !strings.HasPrefix(repl, lead) {
-		lead = ""
+	if lead != leadingBlankLines(repl) {
+		lead = "" // not the same blank lines: what they change is part of the edit
 	}
 	old, repl = old[len(lead):], repl[len(lead):]
 	trail := trailingBlankLines(old)
-	if trail == "" || !strings.HasSuffix(repl, trail) || trail == repl {
+	if trail != trailingBlankLines(repl) {
 		trail = ""
 	}
 	if lead == "" && trail == "" {
