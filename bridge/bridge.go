@@ -19,6 +19,9 @@ const LibraryName = "jido"
 type Deps struct {
 	Tools     builtin.Deps        // what the built-in tools act on and who approves them
 	GoTools   []*builtin.Tool     // an embedder's own Go tools, beside the built-in ones
+	// Observe, when set, is told of every call a snippet makes (of a built-in, Go or user
+	// tool) with its arguments, and returns what is told of its end (or nil).
+	Observe func(tool string, args map[string]any) func(result any, terr *definitions.ToolError)
 	Limits    runtime.Limits      // bounds on Lua->Go conversion of arguments
 	UserTools *usertools.Registry // the users' Lua tools jido.call may run (nil: none)
 
@@ -45,7 +48,10 @@ func luaTool(d Deps, t *builtin.Tool) lua.LGFunction {
 		args, terr := tableArgs(L, 1, d.Limits)
 		if terr == nil {
 			var res any
-			if res, terr = t.Run(L.Context(), d.Tools, args); terr == nil {
+			done := d.observe(t.Def.Name, args)
+			res, terr = t.Run(L.Context(), d.Tools, args)
+			done(res, terr)
+			if terr == nil {
 				runtime.PushResult(L, res)
 				return 1
 			}
@@ -54,6 +60,16 @@ func luaTool(d Deps, t *builtin.Tool) lua.LGFunction {
 		L.Push(runtime.ToLua(L, terr))
 		return 2
 	}
+}
+
+// observe tells Observe of a call and returns what to tell of its end.
+func (d Deps) observe(tool string, args map[string]any) func(any, *definitions.ToolError) {
+	if d.Observe != nil {
+		if done := d.Observe(tool, args); done != nil {
+			return done
+		}
+	}
+	return func(any, *definitions.ToolError) {}
 }
 
 // tableArgs converts argument n (a table, or nothing for no arguments) to a Go map.

@@ -66,12 +66,22 @@ func (u *userCalls) allows(t *definitions.Tool) *definitions.ToolError {
 // calls its run function with the arguments. It returns what run returns; a run that
 // returns nil and a message fails with that message.
 func runUserTool(L *lua.LState, d Deps, ut *usertools.Tool) int {
+	args, terr := tableArgs(L, 1, d.Limits)
+	done, finished := d.observe(ut.Def.Name, args), false
+	finish := func(res any, e *definitions.ToolError) {
+		if !finished {
+			finished = true
+			done(res, e)
+		}
+	}
+	// A run that raises ends the call too: its event says so as the error unwinds.
+	defer finish(nil, definitions.NewError(definitions.LuaError, "%s raised an error", ut.Def.Name).With("tool", ut.Def.Name))
 	fail := func(e *definitions.ToolError) int {
+		finish(nil, e)
 		L.Push(lua.LNil)
 		L.Push(runtime.ToLua(L, e))
 		return 2
 	}
-	args, terr := tableArgs(L, 1, d.Limits)
 	if terr != nil {
 		return fail(terr)
 	}
@@ -110,6 +120,10 @@ func runUserTool(L *lua.LState, d Deps, ut *usertools.Tool) int {
 			L.SetTop(0)
 			return fail(definitions.NewError(definitions.LuaError, "%s: %s", ut.Def.Name, string(msg)).With("tool", ut.Def.Name))
 		}
+	}
+	if d.Observe != nil {
+		res, _ := runtime.ToGo(L.Get(1), d.Limits, false)
+		finish(res, nil)
 	}
 	return 2
 }

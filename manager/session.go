@@ -95,7 +95,10 @@ type Session struct {
 
 	mu      sync.Mutex
 	calls   int
-	callID  string // of the running call, for its approval events
+	callID  string   // of the running call, for its approval events
+	ownCall string   // the tool of the running call, until its snippet has called it
+	nested  int      // calls made inside the running call or eval so far
+	inside  []string // the ids of the nested calls running now, innermost last
 	closed  bool
 	expired time.Duration // the idle time after which the sweeper closed it; 0 if it did not
 }
@@ -116,7 +119,9 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	if gate != nil && gate.engine.Mode() == policy.ModePlan {
 		pl = plan.New(p.root)
 	}
-	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, Redactor: p.redactor}}
+	var s *Session // made after its VM, whose calls it observes
+	observe := func(tool string, args map[string]any) func(any, *definitions.ToolError) { return s.observe(tool, args) }
+	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Observe: observe, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, Redactor: p.redactor}}
 	if gate != nil {
 		deps.Tools.Gate = gate
 	}
@@ -124,7 +129,7 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{id: id, m: m, p: p, vm: vm, shell: sh, plan: pl, gate: gate, events: newEventLog(o.events)}
+	s = &Session{id: id, m: m, p: p, vm: vm, shell: sh, plan: pl, gate: gate, events: newEventLog(o.events)}
 	s.lastUsed.Store(time.Now().UnixNano())
 	if gate != nil {
 		gate.record = func(e Event) { // runs inside a call, under s.mu
@@ -198,19 +203,19 @@ func (s *Session) Call(ctx context.Context, call ToolCall) ToolResult {
 	if call.ID == "" {
 		call.ID = "call-" + strconv.Itoa(s.calls)
 	}
-	s.callID = call.ID
-	start := time.Now()
-	s.emit(Event{Event: "tool.call", Session: s.id, CallID: call.ID, Tool: call.Name})
+	s.callID, s.ownCall, s.nested, s.inside = call.ID, call.Name, 0, s.inside[:0]
+	var emitResult func(any, *definitions.ToolError)
+	if s.logging() {
+		emitResult = s.callEvents(call.ID, "", call.Name, call.Args)
+	}
 	res := ToolResult{ID: call.ID, Name: call.Name}
 	res.Result, res.Error = s.run(ctx, call)
 	res.Result = typedResult(call.Name, res.Result)
 	res.Result, res.Note = s.capValue(res.Result)
 	res.OK = res.Error == nil
-	ev := Event{Event: "tool.result", Session: s.id, CallID: call.ID, Tool: call.Name, OK: &res.OK, DurationMS: durationMS(time.Since(start))}
-	if res.Error != nil {
-		ev.ErrorType = res.Error.Type
+	if emitResult != nil {
+		emitResult(res.Result, res.Error)
 	}
-	s.emit(ev)
 	return res
 }
 
@@ -331,7 +336,7 @@ func (s *Session) Eval(ctx context.Context, src string) ([]any, *definitions.Too
 	}
 	defer done()
 	s.calls++
-	s.callID = "eval-" + strconv.Itoa(s.calls)
+	s.callID, s.ownCall, s.nested, s.inside = "eval-"+strconv.Itoa(s.calls), "", 0, s.inside[:0]
 	vals, err := s.vm.Call(ctx, "=eval", src)
 	if err != nil {
 		return nil, luaError(err)
