@@ -17,11 +17,11 @@ const LibraryName = "jido"
 
 // Deps are what the jido.* functions of one session need.
 type Deps struct {
-	Tools     builtin.Deps        // what the built-in tools act on and who approves them
-	GoTools   []*builtin.Tool     // an embedder's own Go tools, beside the built-in ones
+	Tools   builtin.Deps    // what the built-in tools act on and who approves them
+	GoTools []*builtin.Tool // an embedder's own Go tools, beside the built-in ones
 	// Observe, when set, is told of every call a snippet makes (of a built-in, Go or user
 	// tool) with its arguments, and returns what is told of its end (or nil).
-	Observe func(tool string, args map[string]any) func(result any, terr *definitions.ToolError)
+	Observe   func(tool string, args map[string]any) func(result any, terr *definitions.ToolError)
 	Limits    runtime.Limits      // bounds on Lua->Go conversion of arguments
 	UserTools *usertools.Registry // the users' Lua tools jido.call may run (nil: none)
 
