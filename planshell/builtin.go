@@ -7,34 +7,46 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/afero"
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 )
 
 // builtins are the commands of plan mode that the interpreter does not implement itself.
 // Each reads and writes the Fs, and reports a failure as "name: operand: reason" on
 // stderr with a non-zero exit status, like GNU coreutils.
+// jq and awk are gojq and goawk, confined to the Fs; xargs runs other builtins only and
+// is added by init, since it looks this map up.
 var builtins = map[string]func(*call) error{
-	"cat":   cat,
-	"cp":    cp,
-	"find":  find,
-	"grep":  grep,
-	"head":  head,
-	"ls":    ls,
-	"mkdir": mkdir,
-	"mv":    mv,
-	"rm":    rm,
-	"sed":   sed,
-	"sort":  sortLines,
-	"tail":  tail,
-	"touch": touch,
-	"uniq":  uniq,
-	"wc":    wc,
+	"awk":      awk,
+	"basename": basename,
+	"cat":      cat,
+	"cp":       cp,
+	"cut":      cut,
+	"dirname":  dirname,
+	"find":     find,
+	"grep":     grep,
+	"head":     head,
+	"jq":       jq,
+	"ls":       ls,
+	"mkdir":    mkdir,
+	"mv":       mv,
+	"rm":       rm,
+	"sed":      sed,
+	"sort":     sortLines,
+	"tail":     tail,
+	"touch":    touch,
+	"tr":       tr,
+	"uniq":     uniq,
+	"wc":       wc,
 }
+
+func init() { builtins["xargs"] = xargs }
 
 var (
 	errIsDir    = syscall.EISDIR
@@ -48,10 +60,29 @@ type call struct {
 	fsys   afero.Fs
 	dir    string // virtual working directory
 	name   string
-	args   []string // without the name
+	args   []string       // without the name
+	env    expand.Environ // the shell's variables (nil: none); see environ
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+}
+
+// environ returns the "K=V" pairs of the shell's exported variables: what a program
+// started by the shell would see. They are the run's own environment (Options.Env and
+// what the command line exports), never the host's.
+func (c *call) environ() []string {
+	var pairs []string
+	if c.env == nil {
+		return pairs
+	}
+	c.env.Each(func(name string, vr expand.Variable) bool {
+		if vr.Exported && vr.IsSet() {
+			pairs = append(pairs, name+"="+vr.String())
+		}
+		return true
+	})
+	slices.Sort(pairs)
+	return pairs
 }
 
 // errorf prints "name: message" on stderr.

@@ -6,7 +6,9 @@
 // The Fs is presented to the interpreter as a virtual absolute tree: "/" is the project
 // root and "/a/b" is the Fs name "/a/b". Only the interpreter's own shell builtins (echo,
 // printf, test, cd, pwd, read, ...) and the file and text commands of [Commands], written
-// against the Fs, can run; any other program is refused with exit status 127.
+// against the Fs, can run; any other program is refused with exit status 127. jq and awk
+// are gojq and goawk with their own access to files, processes and the host environment
+// turned off; xargs runs only these builtins.
 package planshell
 
 import (
@@ -248,7 +250,7 @@ func (h handlers) exec(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			return interp.ExitStatus(127)
 		}
 		c := &call{
-			ctx: ctx, fsys: h.fsys, dir: hc.Dir, name: args[0], args: args[1:],
+			ctx: ctx, fsys: h.fsys, dir: hc.Dir, name: args[0], args: args[1:], env: hc.Env,
 			stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr,
 		}
 		if c.stdin == nil {

@@ -26,6 +26,7 @@ var installs = map[string]string{
 	"rg":     "apt-get install -y ripgrep",
 	"git":    "apt-get install -y git",
 	"strace": "apt-get install -y strace",
+	"jq":     "apt-get install -y jq",
 }
 
 // Strict reports whether missing programs fail tests rather than skip them.
