@@ -17,7 +17,19 @@ type AskResult struct {
 	Answer   string      `json:"answer"`
 	Provider string      `json:"provider"`
 	Calls    []AskedCall `json:"calls"`
-	Error    string      `json:"error,omitempty"`
+	// Plan is the plan a Planner made of the question before any call ran:
+	// {needs_tools, tools: [{name, args, confidence}], rationale, notes, source: "model" or
+	// "rules", fallback: why the rules answered for a model, model_attempts}. Absent for
+	// providers that plan as they go (Gemini, OpenAI).
+	Plan  json.RawMessage `json:"plan,omitempty"`
+	Error string          `json:"error,omitempty"`
+}
+
+// Planner is a provider that plans a question's tool calls before running them: the
+// offline provider, with the query interpreter (agent/offline). Ask shows its plan.
+type Planner interface {
+	// WatchPlans has f told every plan made, as a JSON object, until stop is called.
+	WatchPlans(f func(plan json.RawMessage)) (stop func())
 }
 
 // AskedCall is one tool call made to answer.
@@ -36,6 +48,9 @@ type AskedCall struct {
 func Ask(ctx context.Context, a *agent.Agent, question string, out io.Writer, asJSON, color bool) error {
 	st := style{color}
 	res := AskResult{Question: question, Provider: a.Provider.Name(), Calls: []AskedCall{}}
+	if p, ok := a.Provider.(Planner); ok && asJSON {
+		defer p.WatchPlans(func(plan json.RawMessage) { res.Plan = plan })()
+	}
 	midLine := false
 	var stream termsafe.Stream
 	a.OnEvent = func(e agent.Event) {

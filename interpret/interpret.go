@@ -4,7 +4,9 @@
 // With a language model, the Interpreter asks it for a JSON plan (PlanSchema) and checks
 // every call against the session's tools, their schemas and the sandbox's path rules before
 // anyone runs it; calls that fail are dropped with a note. Without a model, or when the
-// model fails, a table of rules (Rules) recognizes the common read-only requests. Rules
+// model fails, a table of rules (Rules) recognizes the common read-only requests. The model
+// has a latency budget (Interpreter.Budget, DefaultBudget): a 429 or 5xx is sent once more
+// inside it, and when it runs out the rules answer at once, whatever the model does. Rules
 // never plan a change to the project: deleting, writing, editing or running commands is
 // left to a model, whose calls the user approves.
 //
@@ -17,6 +19,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jido-run/jido/tools/definitions"
 )
@@ -43,6 +46,13 @@ type Plan struct {
 	Notes       string     `json:"notes,omitempty"`
 	Source      string     `json:"source"`                // "model" or "rules"
 	Suggestions []string   `json:"suggestions,omitempty"` // for a query no tool fits: example phrasings that work
+	// Fallback, when the rules answered although there is a model, says why its plan was
+	// not used: FallbackTimeout, FallbackRateLimited, FallbackServerError, ... (Notes has
+	// the error itself).
+	Fallback string `json:"fallback,omitempty"`
+	// ModelAttempts is the number of requests sent to the model for this plan: 2 when a
+	// 429 or 5xx was retried, 0 without a model.
+	ModelAttempts int `json:"model_attempts,omitempty"`
 }
 
 // Sources of a Plan.
@@ -52,7 +62,9 @@ const (
 )
 
 // Model is a language model that answers a prompt with JSON matching a schema
-// (agent/gemini's Provider.AskJSON). It must give up when ctx is done.
+// (agent/gemini's Provider.AskJSON). It should give up when ctx is done (the Interpreter
+// stops waiting for it then in any case). Errors that wrap a *ServiceError say what the
+// service answered, so that a 429 or 5xx can be retried.
 type Model interface {
 	AskJSON(ctx context.Context, prompt string, schema map[string]any) ([]byte, error)
 }
@@ -63,23 +75,28 @@ var ErrInvalidPlan = errors.New("invalid plan")
 // Interpreter interprets queries for one session. Its fields are read only; it is safe for
 // concurrent use when its Model and Clean are.
 type Interpreter struct {
-	Model Model                             // nil: rules only
-	Tools []*definitions.Tool               // the tools on offer (the session's); nil: definitions.All()
-	Clean func(path string) (string, error) // the sandbox's path check (security.Root.Clean); nil: a lexical check (no absolute path, no .. above the root)
+	Model  Model                             // nil: rules only
+	Budget time.Duration                     // the time the model has to plan, retry included; <= 0: DefaultBudget
+	Tools  []*definitions.Tool               // the tools on offer (the session's); nil: definitions.All()
+	Clean  func(path string) (string, error) // the sandbox's path check (security.Root.Clean); nil: a lexical check (no absolute path, no .. above the root)
 }
 
-// Interpret plans the tool calls that answer query. It never fails: when the model errs,
-// times out (ctx) or answers with nothing usable, the rules answer, with a note saying why.
+// Interpret plans the tool calls that answer query. It never fails: when the model errs
+// (after one retry of a 429 or 5xx), runs out of its budget or ctx, or answers with nothing
+// usable, the rules answer, with a note and a Fallback saying why.
 func (in *Interpreter) Interpret(ctx context.Context, query string, c Context) Plan {
 	if in.Model == nil {
 		return in.rules(query, c)
 	}
-	p, err := in.ask(ctx, query, c)
+	p, attempts, err := in.askInBudget(ctx, query, c)
 	if err == nil {
+		p.ModelAttempts = attempts
 		return p
 	}
 	fb := in.rules(query, c)
 	fb.Notes = joinNotes("the language model's plan was not used ("+err.Error()+"), so the rules answered", fb.Notes)
+	fb.Fallback = fallbackReason(err)
+	fb.ModelAttempts = attempts
 	return fb
 }
 
@@ -106,6 +123,9 @@ func (in *Interpreter) ask(ctx context.Context, query string, c Context) (Plan, 
 		return Plan{}, fmt.Errorf("model: %w", context.Cause(ctx))
 	}
 	if a.err != nil {
+		if ctx.Err() != nil { // the model saw the deadline first: say which one
+			return Plan{}, fmt.Errorf("model: %w", context.Cause(ctx))
+		}
 		return Plan{}, fmt.Errorf("model: %w", a.err)
 	}
 	p, err := parsePlan(a.data)

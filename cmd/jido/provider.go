@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/agent/gemini"
@@ -22,6 +23,7 @@ type providerFlags struct {
 	model        string
 	baseURL      string
 	textProtocol bool
+	planTimeout  time.Duration // --provider interpreter: the model's budget for a plan
 }
 
 func (f *providerFlags) register(fs *flag.FlagSet) {
@@ -29,6 +31,7 @@ func (f *providerFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.model, "model", "", "the model (gemini: default "+gemini.DefaultModel+"; openai: required)")
 	fs.StringVar(&f.baseURL, "base-url", "", "the service's base URL (openai: e.g. http://localhost:11434/v1; gemini: a proxy or test server)")
 	fs.BoolVar(&f.textProtocol, "text-protocol", false, "talk to the model with fenced tool-call blocks instead of native function calling")
+	fs.DurationVar(&f.planTimeout, "plan-timeout", interpret.DefaultBudget, "--provider interpreter: the time the model has to plan, one retry of a 429 or 5xx included; then the rules answer")
 }
 
 // geminiKey is the Gemini API key from the environment.
@@ -60,6 +63,9 @@ func (o *chatOptions) newAgent(ctx context.Context, exec agent.Executor, s *mana
 
 // open builds the provider the flags name.
 func (f *providerFlags) open(ctx context.Context, s *manager.Session) (agent.Provider, string, error) {
+	if f.planTimeout <= 0 {
+		return nil, "", fmt.Errorf("--plan-timeout must be positive, got %v", f.planTimeout)
+	}
 	key := geminiKey()
 	kind := f.provider
 	if kind == "auto" {
@@ -79,7 +85,7 @@ func (f *providerFlags) open(ctx context.Context, s *manager.Session) (agent.Pro
 		p, err := openai.New(openai.Config{BaseURL: cmp.Or(f.baseURL, os.Getenv("OPENAI_BASE_URL")), APIKey: os.Getenv("OPENAI_API_KEY"), Model: f.model})
 		return p, "", err
 	case "interpreter", "offline":
-		in := &interpret.Interpreter{Tools: s.Tools()}
+		in := &interpret.Interpreter{Tools: s.Tools(), Budget: f.planTimeout}
 		notice := "No GEMINI_API_KEY set: jido runs offline, answering with its rule-based interpreter (set GEMINI_API_KEY to chat with Gemini)."
 		if kind == "interpreter" {
 			if key == "" {

@@ -54,6 +54,10 @@ type Step struct {
 	Reason string
 	// RetryDelay, when set, adds a google.rpc.RetryInfo detail asking to wait this long.
 	RetryDelay time.Duration
+
+	// Delay, when set, holds the reply back this long (a slow or stuck model), or until
+	// the client gives up on the request.
+	Delay time.Duration
 }
 
 // Call is a function call in a reply.
@@ -158,6 +162,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 
+	if step.Delay > 0 {
+		t := time.NewTimer(step.Delay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done(): // the client went away: nobody to answer
+			t.Stop()
+			return
+		}
+	}
 	switch {
 	case step.Status != 0:
 		writeError(w, step)

@@ -1,6 +1,7 @@
 package geminitest_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -206,4 +207,20 @@ func TestEnv(t *testing.T) {
 		"GEMINI_API_KEY=" + geminitest.APIKey,
 		"GOOGLE_API_KEY=",
 	}, srv.Env())
+}
+
+func TestDelay(t *testing.T) {
+	srv := geminitest.NewServer(geminitest.Step{Delay: time.Hour}, geminitest.Step{Delay: time.Millisecond, JSON: `{"ok":true}`})
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1beta/models/m:generateContent", strings.NewReader(hello))
+	require.NoError(t, err)
+	_, err = http.DefaultClient.Do(req)
+	require.ErrorIs(t, err, context.DeadlineExceeded, "the stuck reply never came")
+
+	status, _, body := post(t, srv, "/v1beta/models/m:generateContent", hello)
+	assert.Equal(t, http.StatusOK, status)
+	assert.Contains(t, body, `{\"ok\":true}`)
+	assert.Len(t, srv.Requests(), 2)
+	srv.Close() // returns: the handler of the abandoned request did not wait out its hour
 }
