@@ -16,6 +16,7 @@ import (
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/shell"
+	"github.com/jido-run/jido/tasks"
 	"github.com/jido-run/jido/testrun"
 	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
@@ -104,10 +105,17 @@ func (e executor) Execute(_ context.Context, c agent.ToolCall) agent.ToolResult 
 type host struct {
 	mode  string
 	calls []string
+	board *tasks.Board
 }
 
 func (h *host) Tools() []string { return []string{"read_file", "glob"} }
-func (h *host) Mode() string    { return h.mode }
+func (h *host) Board() *tasks.Board {
+	if h.board == nil {
+		h.board = tasks.New()
+	}
+	return h.board
+}
+func (h *host) Mode() string { return h.mode }
 func (h *host) SetMode(m string) error {
 	if m == "bogus" {
 		return errors.New(`unknown mode "bogus"`)
@@ -339,3 +347,23 @@ const (
 	timeoutForTests = 5 * time.Second
 	tick            = 5 * time.Millisecond
 )
+
+// TestTasksCommand checks that /tasks shows the session's todos and tasks, or says there
+// are none.
+func TestTasksCommand(t *testing.T) {
+	h := &host{mode: "default"}
+	var out bytes.Buffer
+	r := &REPL{Agent: newAgent(&scripted{}, executor{}), Host: h, In: &script{lines: []string{"/tasks"}}, Out: &out}
+	require.NoError(t, r.Run(t.Context()))
+	assert.Contains(t, out.String(), "no todos or tasks yet")
+
+	_, terr := h.Board().Todo(definitions.TodoWriteParams{Action: "create", Title: "fix the parser", Labels: []string{"bug"}})
+	require.Nil(t, terr)
+	_, terr2 := h.Board().Task(definitions.TaskParams{Action: "create", Title: "ship 1.0", Priority: "high"})
+	require.Nil(t, terr2)
+	out.Reset()
+	r = &REPL{Agent: newAgent(&scripted{}, executor{}), Host: h, In: &script{lines: []string{"/tasks"}}, Out: &out}
+	require.NoError(t, r.Run(t.Context()))
+	assert.Contains(t, out.String(), "- [ ] fix the parser [bug]")
+	assert.Contains(t, out.String(), "## task-1: ship 1.0")
+}

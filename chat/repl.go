@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/tasks"
 	"github.com/jido-run/jido/termsafe"
 )
 
@@ -30,6 +31,7 @@ type Host interface {
 	SetMode(mode string) error                // switch modes (entering or leaving plan mode starts a new session)
 	Diff(ctx context.Context) (string, error) // the plan's diff in plan mode, else what this chat changed
 	Undo(ctx context.Context) (string, error) // undo the last change set; what was restored
+	Board() *tasks.Board                      // the session's todos and tasks (nil: none)
 }
 
 // REPL is one interactive chat.
@@ -57,6 +59,7 @@ const help = `Type a request and press Enter. Commands:
   /mode [MODE]     show or set the approval mode: default, auto-edit, yolo, plan, read-only
   /diff            what changed in this chat (the whole plan in plan mode)
   /undo            undo the last change set
+  /tasks           the session's todos and tasks (todo_write, task)
   /verbose         show or hide the arguments and results of tool calls
   /clear           start a new conversation
   /exit            leave (also Ctrl-D, or Ctrl-C twice)
@@ -148,9 +151,31 @@ func (r *REPL) turn(ctx context.Context, text string) {
 	default:
 		fmt.Fprintln(r.Out, r.st.paint(red, "error: "+termsafe.String(err.Error())))
 	}
-	if err := r.Transcript.Sync(r.Agent.History()); err != nil {
+	err = r.Transcript.Sync(r.Agent.History())
+	if err == nil {
+		err = r.Transcript.SyncBoard(r.Host.Board())
+	}
+	if err != nil {
 		fmt.Fprintln(r.Out, r.st.paint(red, "transcript: "+termsafe.String(err.Error())))
 	}
+}
+
+// boardText is what /tasks shows: the todos and the tasks as their exports render them.
+func boardText(b *tasks.Board) string {
+	if b == nil {
+		return "this session keeps no todos or tasks\n"
+	}
+	var out strings.Builder
+	if md, n := b.ExportTodos(); n > 0 {
+		out.WriteString(md)
+	}
+	if md, n := b.ExportTasks(); n > 0 {
+		out.WriteString(md)
+	}
+	if out.Len() == 0 {
+		return "no todos or tasks yet\n"
+	}
+	return out.String()
 }
 
 // endLine ends a line of streamed text.
@@ -238,6 +263,8 @@ func (r *REPL) command(ctx context.Context, line string) bool {
 		} else {
 			fmt.Fprintln(r.Out, termsafe.String(out))
 		}
+	case "/tasks":
+		fmt.Fprint(r.Out, termsafe.String(boardText(r.Host.Board())))
 	case "/verbose":
 		r.verbose = !r.verbose
 		fmt.Fprintln(r.Out, "verbose:", map[bool]string{true: "on", false: "off"}[r.verbose])

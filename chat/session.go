@@ -11,6 +11,7 @@ import (
 	"github.com/jido-run/jido/jsoncap"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/tasks"
 	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 )
@@ -117,9 +118,14 @@ func (h *SessionHost) SetMode(mode string) error {
 	if err != nil {
 		return err
 	}
-	h.Exec.Swap(next).Close()
+	old := h.Exec.Swap(next)
+	next.Board().Restore(old.Board().State()) // the todos and tasks go on
+	old.Close()
 	return nil
 }
+
+// Board implements Host.
+func (h *SessionHost) Board() *tasks.Board { return h.Exec.Session().Board() }
 
 // Diff implements Host: the plan's diff in plan mode, else what changed since Started.
 func (h *SessionHost) Diff(ctx context.Context) (string, error) {

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,20 +11,48 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/tasks"
 )
 
-// transcriptLine is one line of a transcript: a message, or the mark of a /clear.
+// transcriptLine is one line of a transcript: a message, the mark of a /clear, or the
+// session's todos and tasks as they became.
 type transcriptLine struct {
 	Time    time.Time      `json:"time"`
 	Message *agent.Message `json:"message,omitempty"`
 	Clear   bool           `json:"clear,omitempty"`
+	Board   *tasks.State   `json:"board,omitempty"`
 }
 
 // Transcript appends a conversation to an NDJSON stream as it grows, so that a chat can be
 // read later or resumed (LoadTranscript).
 type Transcript struct {
 	w       io.Writer
-	written int // messages of the history already written
+	written int    // messages of the history already written
+	board   []byte // the JSON of the board last written
+}
+
+// Saved is what a transcript holds: the conversation it ends with, and the session's
+// todos and tasks as they last were.
+type Saved struct {
+	History []agent.Message
+	Board   tasks.State
+}
+
+// SyncBoard writes the session's todos and tasks when they changed since last written.
+func (t *Transcript) SyncBoard(b *tasks.Board) error {
+	if t == nil || b == nil {
+		return nil
+	}
+	state := b.State()
+	data, err := json.Marshal(state)
+	if err != nil || bytes.Equal(data, t.board) {
+		return err
+	}
+	if err := json.NewEncoder(t.w).Encode(transcriptLine{Time: time.Now().UTC(), Board: &state}); err != nil {
+		return err
+	}
+	t.board = data
+	return nil
 }
 
 // NewTranscript writes to w; written is the number of messages of the history that w
@@ -54,10 +83,18 @@ func (t *Transcript) Clear() error {
 	return json.NewEncoder(t.w).Encode(transcriptLine{Time: time.Now().UTC(), Clear: true})
 }
 
-// LoadTranscript reads a transcript back into the conversation it ends with. A last line
-// cut short by a crash is ignored; a bad line before it is an error.
+// LoadTranscript reads a transcript back into the conversation it ends with.
 func LoadTranscript(r io.Reader) ([]agent.Message, error) {
-	var history []agent.Message
+	saved, err := loadSaved(r)
+	return saved.History, err
+}
+
+// loadSaved reads a transcript back into the conversation it ends with and the board as
+// it last was. A last line cut short by a crash is ignored; a bad line before it is an
+// error.
+func loadSaved(r io.Reader) (Saved, error) {
+	var saved Saved
+	history := &saved.History
 	var torn error // a bad line is only forgiven as the last one (cut by a crash)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
@@ -66,7 +103,7 @@ func LoadTranscript(r io.Reader) ([]agent.Message, error) {
 			continue
 		}
 		if torn != nil {
-			return nil, torn
+			return Saved{}, torn
 		}
 		var l transcriptLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
@@ -75,15 +112,17 @@ func LoadTranscript(r io.Reader) ([]agent.Message, error) {
 		}
 		switch {
 		case l.Clear:
-			history = nil
+			*history = nil
 		case l.Message != nil:
-			history = append(history, *l.Message)
+			*history = append(*history, *l.Message)
+		case l.Board != nil:
+			saved.Board = *l.Board
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		return Saved{}, err
 	}
-	return history, nil
+	return saved, nil
 }
 
 // OpenTranscript opens the file a chat saves its conversation to, and the conversation it
@@ -91,25 +130,25 @@ func LoadTranscript(r io.Reader) ([]agent.Message, error) {
 // transcript file; path is the file to write ("": the resumed one, or a new file in dir
 // named by the time). A resumed conversation written to another file is written there
 // whole. Files are created 0600 in 0700 directories: conversations hold code and secrets.
-func OpenTranscript(dir, path, resume string) (*Transcript, []agent.Message, func() error, error) {
-	var history []agent.Message
+func OpenTranscript(dir, path, resume string) (*Transcript, Saved, func() error, error) {
+	var saved Saved
 	if resume != "" {
 		from := resume
 		if from == "last" {
 			names, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
 			if len(names) == 0 {
-				return nil, nil, nil, fmt.Errorf("no saved conversation for this project in %s", dir)
+				return nil, Saved{}, nil, fmt.Errorf("no saved conversation for this project in %s", dir)
 			}
 			from = names[len(names)-1] // names sort by time
 		}
 		f, err := os.Open(from)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, Saved{}, nil, err
 		}
-		history, err = LoadTranscript(f)
+		saved, err = loadSaved(f)
 		f.Close()
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w", from, err)
+			return nil, Saved{}, nil, fmt.Errorf("%s: %w", from, err)
 		}
 		if path == "" {
 			path = from
@@ -120,15 +159,19 @@ func OpenTranscript(dir, path, resume string) (*Transcript, []agent.Message, fun
 		path = filepath.Join(dir, time.Now().UTC().Format("20060102T150405.000000000Z")+".ndjson")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, nil, nil, err
+		return nil, Saved{}, nil, err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, Saved{}, nil, err
 	}
-	written := len(history)
+	written := len(saved.History)
 	if path != resume {
 		written = 0 // a new file: it gets the resumed conversation too
 	}
-	return NewTranscript(f, written), history, f.Close, nil
+	tr := NewTranscript(f, written)
+	if path == resume {
+		tr.board, _ = json.Marshal(saved.Board) // already in the file
+	}
+	return tr, saved, f.Close, nil
 }

@@ -3,9 +3,12 @@ package chat
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/tasks"
+	"github.com/jido-run/jido/tools/definitions"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,9 +16,9 @@ import (
 // saveConversation writes msgs through a new transcript in dir and returns its path.
 func saveConversation(t *testing.T, dir string, msgs []agent.Message) string {
 	t.Helper()
-	tr, history, closeFile, err := OpenTranscript(dir, "", "")
+	tr, fresh, closeFile, err := OpenTranscript(dir, "", "")
 	require.NoError(t, err)
-	assert.Empty(t, history)
+	assert.Empty(t, fresh.History)
 	require.NoError(t, tr.Sync(msgs))
 	require.NoError(t, closeFile())
 	names, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
@@ -40,10 +43,10 @@ func TestOpenTranscript(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm())
 
-	tr, history, closeFile, err := OpenTranscript(dir, "", "last")
+	tr, resumed, closeFile, err := OpenTranscript(dir, "", "last")
 	require.NoError(t, err)
-	assert.Equal(t, first, history)
-	more := append(history, agent.Message{Role: agent.User, Text: "again"})
+	assert.Equal(t, first, resumed.History)
+	more := append(resumed.History, agent.Message{Role: agent.User, Text: "again"})
 	require.NoError(t, tr.Sync(more))
 	require.NoError(t, closeFile())
 	f, err := os.Open(saved)
@@ -64,4 +67,35 @@ func TestOpenTranscript(t *testing.T) {
 	f.Close()
 	require.NoError(t, err)
 	assert.Equal(t, more, copied, "another file gets the whole conversation")
+}
+
+// TestTranscriptKeepsTheBoard checks that a chat's todos and tasks are saved with its
+// conversation when they change, and come back on resume.
+func TestTranscriptKeepsTheBoard(t *testing.T) {
+	dir := t.TempDir()
+	tr, _, closeFile, err := OpenTranscript(dir, "", "")
+	require.NoError(t, err)
+	b := tasks.New()
+	require.NoError(t, tr.SyncBoard(b))
+	_, terr := b.Todo(definitions.TodoWriteParams{Action: "create", Title: "write the tests"})
+	require.Nil(t, terr)
+	require.NoError(t, tr.Sync([]agent.Message{{Role: agent.User, Text: "hi"}}))
+	require.NoError(t, tr.SyncBoard(b))
+	require.NoError(t, tr.SyncBoard(b), "unchanged: nothing more written")
+	require.NoError(t, closeFile())
+
+	_, resumed, closeFile, err := OpenTranscript(dir, "", "last")
+	require.NoError(t, err)
+	require.NoError(t, closeFile())
+	require.Len(t, resumed.Board.Todos, 1)
+	assert.Equal(t, "todo-1", resumed.Board.Todos[0].ID)
+	again := tasks.New()
+	again.Restore(resumed.Board)
+	res, terr := again.Todo(definitions.TodoWriteParams{Action: "create", Title: "next"})
+	require.Nil(t, terr)
+	assert.Equal(t, "todo-2", res.Todo.ID, "ids go on after a resume")
+	names, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
+	data, err := os.ReadFile(names[0])
+	require.NoError(t, err)
+	assert.Equal(t, 2, strings.Count(string(data), `"board"`), "the board is written when it changes")
 }

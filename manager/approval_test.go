@@ -159,7 +159,7 @@ func TestRoles(t *testing.T) {
 	for _, tool := range s.Tools() {
 		names = append(names, tool.Name)
 	}
-	assert.Equal(t, []string{"file_exists", "glob", "list_dir", "list_files", "read_file", "search"}, names, "only the role's tools are offered")
+	assert.Equal(t, []string{"file_exists", "glob", "list_dir", "list_files", "read_file", "search", "task", "todo_write"}, names, "only the role's tools are offered")
 	full, _ := gatedSession(t, Config{Permissions: policy.New(policy.ModeDefault)})
 	assert.Len(t, full.Tools(), len(definitions.All())-3, "every tool but plan_diff, plan_apply and plan_discard")
 	planner, _ := gatedSession(t, Config{Permissions: policy.New(policy.ModePlan)})

@@ -22,6 +22,7 @@ import (
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/scripts"
 	"github.com/jido-run/jido/shell"
+	"github.com/jido-run/jido/tasks"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
@@ -87,6 +88,7 @@ type Session struct {
 	vm     *runtime.VM
 	shell  *shell.Lazy   // its commands and background jobs, ended by Close
 	plan   *plan.Overlay // plan mode: the planned changes (nil otherwise)
+	board  *tasks.Board  // the session's todos and tasks
 	gate   *policyGate   // nil without a policy: every call runs
 	events *eventLog     // the session's own event sink (WithEvents), besides the manager's
 
@@ -119,9 +121,10 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	if gate != nil && gate.engine.Mode() == policy.ModePlan {
 		pl = plan.New(p.root)
 	}
+	board := tasks.New()
 	var s *Session // made after its VM, whose calls it observes
 	observe := func(tool string, args map[string]any) func(any, *definitions.ToolError) { return s.observe(tool, args) }
-	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Observe: observe, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, Redactor: p.redactor}}
+	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Observe: observe, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, Redactor: p.redactor, Board: board}}
 	if gate != nil {
 		deps.Tools.Gate = gate
 	}
@@ -129,7 +132,7 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	if err != nil {
 		return nil, err
 	}
-	s = &Session{id: id, m: m, p: p, vm: vm, shell: sh, plan: pl, gate: gate, events: newEventLog(o.events)}
+	s = &Session{id: id, m: m, p: p, vm: vm, shell: sh, plan: pl, gate: gate, board: board, events: newEventLog(o.events)}
 	s.lastUsed.Store(time.Now().UnixNano())
 	if gate != nil {
 		gate.record = func(e Event) { // runs inside a call, under s.mu
@@ -139,6 +142,10 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	}
 	return s, nil
 }
+
+// Board is the session's todos and tasks (todo_write, task): a chat saves its state with
+// the conversation and restores it on resume.
+func (s *Session) Board() *tasks.Board { return s.board }
 
 // Tools returns the tools this session offers, sorted by name: the built-in catalogue and
 // the project's user tools, or the session role's allow-list of them, without the built-in

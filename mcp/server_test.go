@@ -124,6 +124,16 @@ func TestEveryBuiltinToolMatchesItsOutputSchema(t *testing.T) {
 		{"run_tests", fixed(map[string]any{"runner": "go", "command": []any{"echo", "ok"}})},
 		{"undo", fixed(map[string]any{"list": true})},
 		{"undo", fixed(map[string]any{})},
+		{"todo_write", fixed(map[string]any{"action": "create", "title": "tidy", "location": map[string]any{"path": "a.txt", "line": 1}})},
+		{"todo_write", fixed(map[string]any{"action": "complete", "id": "todo-1"})},
+		{"todo_write", fixed(map[string]any{"action": "list"})},
+		{"todo_write", fixed(map[string]any{"action": "export"})},
+		{"todo_write", fixed(map[string]any{"action": "delete", "id": "todo-1"})},
+		{"task", fixed(map[string]any{"action": "create", "title": "ship", "acceptance": []any{"tests pass"}, "priority": "high"})},
+		{"task", fixed(map[string]any{"action": "add_subtask", "id": "task-1", "subtask": map[string]any{"title": "write it"}})},
+		{"task", fixed(map[string]any{"action": "list", "filter": map[string]any{"status": "open"}})},
+		{"task", fixed(map[string]any{"action": "export"})},
+		{"task", fixed(map[string]any{"action": "delete", "id": "task-1"})},
 	}
 	plan := []outputCase{
 		{"write_file", fixed(map[string]any{"path": "planned.txt", "content": "plan\n"})},

@@ -112,7 +112,7 @@ func TestRoles(t *testing.T) {
 	e := New(ModeDefault)
 	reader, ok := e.Role("reader")
 	require.True(t, ok)
-	assert.ElementsMatch(t, []string{"read_file", "list_dir", "list_files", "glob", "search", "file_exists"}, reader)
+	assert.ElementsMatch(t, []string{"read_file", "list_dir", "list_files", "glob", "search", "file_exists", "todo_write", "task"}, reader)
 	editor, _ := e.Role("editor")
 	assert.ElementsMatch(t, append(append([]string{}, reader...), "write_file", "edit_file", "edit_region", "multi_edit", "delete_file", "move_file", "plan_diff", "plan_apply", "plan_discard"), editor)
 	runner, _ := e.Role("runner")

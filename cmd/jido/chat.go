@@ -13,6 +13,7 @@ import (
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/chat"
+	"github.com/jido-run/jido/tasks"
 	"github.com/jido-run/jido/termsafe"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/peterh/liner"
@@ -136,7 +137,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	reportToolErrors(s, stderr)
-	tr, closeTranscript, err := o.openTranscript(a)
+	tr, closeTranscript, err := o.openTranscript(a, s.Board())
 	if err != nil {
 		fmt.Fprintf(stderr, "jido chat: %s\n", termsafe.String(err.Error()))
 		return exitUsage
@@ -182,17 +183,18 @@ func banner(a *agent.Agent, notice, root string) string {
 
 // openTranscript opens the chat's transcript (resuming one if asked, in this project's
 // transcript directory, beside its journal, outside the root) and loads a resumed
-// conversation into a.
-func (o *chatOptions) openTranscript(a *agent.Agent) (*chat.Transcript, func() error, error) {
+// conversation into a and its todos and tasks into board.
+func (o *chatOptions) openTranscript(a *agent.Agent, board *tasks.Board) (*chat.Transcript, func() error, error) {
 	dir, err := projectState(o.root, "transcripts")
 	if err != nil {
 		return nil, nil, err
 	}
-	tr, history, closeFile, err := chat.OpenTranscript(dir, o.transcript, o.resume)
+	tr, saved, closeFile, err := chat.OpenTranscript(dir, o.transcript, o.resume)
 	if err != nil {
 		return nil, nil, err
 	}
-	a.SetHistory(history)
+	a.SetHistory(saved.History)
+	board.Restore(saved.Board)
 	return tr, closeFile, nil
 }
 

@@ -33,6 +33,8 @@ var builtins = []*Tool{
 	bind(definitions.PlanDiff, (*PlanTools).PlanDiff),
 	bind(definitions.PlanApply, (*PlanTools).PlanApply),
 	bind(definitions.PlanDiscard, (*PlanTools).PlanDiscard),
+	bind(definitions.TodoWrite, (*BoardTools).TodoWrite),
+	bind(definitions.TaskTool, (*BoardTools).Task),
 }
 
 // Tool is a built-in tool: its declaration, the Go type of its result, and its run.

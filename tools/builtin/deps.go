@@ -11,6 +11,7 @@ import (
 	"github.com/jido-run/jido/redact"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/shell"
+	"github.com/jido-run/jido/tasks"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/walk"
 )
@@ -25,6 +26,7 @@ type Deps struct {
 	Shell   *shell.Lazy      // the session's command runner (nil: run_shell and run_tests are refused)
 	Gate    Gate             // approves or refuses every call (nil: everything runs)
 	Journal *journal.Journal // keeps the before-state of every change set, for undo (nil: none)
+	Board   *tasks.Board     // the session's todos and tasks (nil: todo_write and task are refused)
 	// Redactor returns the rules that remove secrets from what tools return, asked when a
 	// tool needs them (so that a project's secret values are read only if ever needed;
 	// nil: the default rules).

@@ -55,7 +55,7 @@ func (t *Tool) InSession(planMode bool) bool {
 
 // The `jido` struct tag marks what a params field is to the rest of jido:
 //   - "path": a file or directory the call acts on (policy's path rules, the undo journal);
-//     in a list of structs too (multi_edit's edits)
+//     in a list of structs or a struct pointed to too (multi_edit's edits, a todo's location)
 //   - "workdir": a directory the call runs in: path rules match it, the journal ignores it
 //   - "dry_run": the bool that asks for a dry run, which changes nothing and so needs no
 //     approval and no journal entry
@@ -95,8 +95,8 @@ func scanFields(t reflect.Type) fields {
 			}
 			fs.dryRun = f.Index
 		case "", "notpath":
-			if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
-				for _, inner := range scanFields(f.Type.Elem()).paths {
+			if elem, ok := structElem(f.Type); ok {
+				for _, inner := range scanFields(elem).paths {
 					fs.paths = append(fs.paths, pathField{index: f.Index, elem: inner.index, workdir: inner.workdir})
 				}
 			}
@@ -105,6 +105,15 @@ func scanFields(t reflect.Type) fields {
 		}
 	}
 	return fs
+}
+
+// structElem returns the struct type of a list of structs or a pointer to one: the
+// fields whose own fields may hold paths.
+func structElem(t reflect.Type) (reflect.Type, bool) {
+	if k := t.Kind(); (k == reflect.Slice || k == reflect.Pointer) && t.Elem().Kind() == reflect.Struct {
+		return t.Elem(), true
+	}
+	return nil, false
 }
 
 // Paths returns the paths a call's params name, for path rules: what it acts on and where
@@ -136,12 +145,17 @@ func (t *Tool) namedPaths(p any, forRules bool) []string {
 			continue
 		}
 		fv := v.FieldByIndex(f.index)
-		if f.elem == nil {
+		switch {
+		case f.elem == nil:
 			add(fv, true)
-			continue
-		}
-		for i := range fv.Len() {
-			add(fv.Index(i).FieldByIndex(f.elem), false)
+		case fv.Kind() == reflect.Pointer:
+			if !fv.IsNil() {
+				add(fv.Elem().FieldByIndex(f.elem), false)
+			}
+		default:
+			for i := range fv.Len() {
+				add(fv.Index(i).FieldByIndex(f.elem), false)
+			}
 		}
 	}
 	return names
@@ -184,8 +198,8 @@ func untaggedFields(t reflect.Type) []string {
 	var out []string
 	for f := range t.Fields() {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
-			for _, inner := range untaggedFields(f.Type.Elem()) {
+		if elem, ok := structElem(f.Type); ok {
+			for _, inner := range untaggedFields(elem) {
 				out = append(out, name+"[]."+inner)
 			}
 			continue

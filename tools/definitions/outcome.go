@@ -121,3 +121,33 @@ func (r *MultiEditResult) ChangeDiff() string {
 
 // ChangeDiff is the diff of the whole plan.
 func (r *PlanResult) ChangeDiff() string { return r.Diff }
+
+// Outcome names the todo and its status, or counts the list or the export.
+func (r *TodoWriteResult) Outcome() string {
+	switch {
+	case r.Todo != nil:
+		return r.Todo.ID + " " + r.Todo.Status
+	case r.Todos != nil:
+		return Count(len(*r.Todos), "todo")
+	case r.Deleted:
+		return "deleted " + r.ID
+	case r.Count != nil:
+		return "exported " + Count(*r.Count, "todo") + " to " + r.Path
+	}
+	return "done"
+}
+
+// Outcome names the task and its status, or counts the list or the export.
+func (r *TaskResult) Outcome() string {
+	switch {
+	case r.Task != nil:
+		return r.Task.ID + " " + r.Task.Status
+	case r.Tasks != nil:
+		return Count(len(*r.Tasks), "task")
+	case r.Deleted:
+		return "deleted " + r.ID
+	case r.Count != nil:
+		return "exported " + Count(*r.Count, "task") + " to " + r.Path
+	}
+	return "done"
+}

@@ -1,0 +1,3 @@
+-- task: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.task(args)

@@ -1,0 +1,3 @@
+-- todo_write: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.todo_write(args)
