@@ -49,7 +49,7 @@ func (b *Board) Task(p definitions.TaskParams) (*definitions.TaskResult, *defini
 	}
 	if p.Action == "delete" {
 		b.state.Tasks = slices.Delete(b.state.Tasks, i, i+1)
-		return &definitions.TaskResult{Deleted: true, ID: p.ID}, nil
+		return &definitions.TaskResult{BoardChange: definitions.BoardChange{Deleted: true, ID: p.ID}}, nil
 	}
 	t.UpdatedAt = now
 	copied := *t

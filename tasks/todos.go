@@ -66,7 +66,7 @@ func (b *Board) Todo(p definitions.TodoWriteParams) (*definitions.TodoWriteResul
 		t.Status = "open"
 	case "delete":
 		b.state.Todos = slices.Delete(b.state.Todos, i, i+1)
-		return &definitions.TodoWriteResult{Deleted: true, ID: p.ID}, nil
+		return &definitions.TodoWriteResult{BoardChange: definitions.BoardChange{Deleted: true, ID: p.ID}}, nil
 	default:
 		return nil, invalid("unknown action %q", p.Action).With("field", "action")
 	}

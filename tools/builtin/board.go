@@ -23,7 +23,7 @@ func (b *BoardTools) TodoWrite(ctx context.Context, p definitions.TodoWriteParam
 		if err != nil {
 			return nil, err
 		}
-		return &definitions.TodoWriteResult{Path: w.Path, Count: &n, Backup: w.Backup}, nil
+		return &definitions.TodoWriteResult{BoardChange: definitions.BoardChange{Path: w.Path, Count: &n, Backup: w.Backup}}, nil
 	}
 	if p.Location != nil {
 		if err := b.checkLocation("location", p.Location); err != nil {
@@ -48,7 +48,7 @@ func (b *BoardTools) Task(ctx context.Context, p definitions.TaskParams) (*defin
 		if err != nil {
 			return nil, err
 		}
-		return &definitions.TaskResult{Path: w.Path, Count: &n, Backup: w.Backup}, nil
+		return &definitions.TaskResult{BoardChange: definitions.BoardChange{Path: w.Path, Count: &n, Backup: w.Backup}}, nil
 	}
 	for i := range p.Links {
 		if err := b.checkLocation(fmt.Sprintf("links[%d]", i), &p.Links[i]); err != nil {

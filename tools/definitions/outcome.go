@@ -122,32 +122,35 @@ func (r *MultiEditResult) ChangeDiff() string {
 // ChangeDiff is the diff of the whole plan.
 func (r *PlanResult) ChangeDiff() string { return r.Diff }
 
-// Outcome names the todo and its status, or counts the list or the export.
+// Outcome names the todo and its status, or counts the list, or tells the change.
 func (r *TodoWriteResult) Outcome() string {
 	switch {
 	case r.Todo != nil:
 		return r.Todo.ID + " " + r.Todo.Status
 	case r.Todos != nil:
 		return Count(len(*r.Todos), "todo")
-	case r.Deleted:
-		return "deleted " + r.ID
-	case r.Count != nil:
-		return "exported " + Count(*r.Count, "todo") + " to " + r.Path
 	}
-	return "done"
+	return r.BoardChange.outcome("todo")
 }
 
-// Outcome names the task and its status, or counts the list or the export.
+// Outcome names the task and its status, or counts the list, or tells the change.
 func (r *TaskResult) Outcome() string {
 	switch {
 	case r.Task != nil:
 		return r.Task.ID + " " + r.Task.Status
 	case r.Tasks != nil:
 		return Count(len(*r.Tasks), "task")
-	case r.Deleted:
-		return "deleted " + r.ID
-	case r.Count != nil:
-		return "exported " + Count(*r.Count, "task") + " to " + r.Path
+	}
+	return r.BoardChange.outcome("task")
+}
+
+// outcome tells a deletion or an export of items of the kind named.
+func (c *BoardChange) outcome(kind string) string {
+	switch {
+	case c.Deleted:
+		return "deleted " + c.ID
+	case c.Count != nil:
+		return "exported " + Count(*c.Count, kind) + " to " + c.Path
 	}
 	return "done"
 }

@@ -49,13 +49,9 @@ type Task struct {
 
 // TaskResult is task's result: a task, the list, a deletion or an export.
 type TaskResult struct {
-	Task    *Task   `json:"task,omitempty"`
-	Tasks   *[]Task `json:"tasks,omitempty"`
-	Deleted bool    `json:"deleted,omitempty"`
-	ID      string  `json:"id,omitempty"`
-	Backup
-	Path  string `json:"path,omitempty"`
-	Count *int   `json:"count,omitempty"`
+	Task  *Task   `json:"task,omitempty"`
+	Tasks *[]Task `json:"tasks,omitempty"`
+	BoardChange
 }
 
 // TaskTool declares task. Like todo_write it changes the session's state, not the

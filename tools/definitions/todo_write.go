@@ -40,10 +40,16 @@ type Todo struct {
 
 // TodoWriteResult is todo_write's result: a todo, the list, a deletion or an export.
 type TodoWriteResult struct {
-	Todo    *Todo   `json:"task,omitempty"`
-	Todos   *[]Todo `json:"tasks,omitempty"`
-	Deleted bool    `json:"deleted,omitempty"`
-	ID      string  `json:"id,omitempty"`
+	Todo  *Todo   `json:"task,omitempty"`
+	Todos *[]Todo `json:"tasks,omitempty"`
+	BoardChange
+}
+
+// BoardChange is what todo_write and task return besides their items: a deletion (its id)
+// or an export (the file, its change set and how many items it holds).
+type BoardChange struct {
+	Deleted bool   `json:"deleted,omitempty"`
+	ID      string `json:"id,omitempty"`
 	Backup
 	Path  string `json:"path,omitempty"`
 	Count *int   `json:"count,omitempty"`
