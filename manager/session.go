@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/bridge"
+	"github.com/jido-run/jido/buffers"
 	"github.com/jido-run/jido/jsoncap"
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/tools/builtin"
@@ -124,7 +125,7 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	board := tasks.New()
 	var s *Session // made after its VM, whose calls it observes
 	observe := func(tool string, args map[string]any) func(any, *definitions.ToolError) { return s.observe(tool, args) }
-	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Observe: observe, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, Redactor: p.redactor, Board: board}}
+	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Observe: observe, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, Redactor: p.redactor, Board: board, Buffers: buffers.New()}}
 	if gate != nil {
 		deps.Tools.Gate = gate
 	}

@@ -39,13 +39,14 @@ var allowedImports = map[string][]string{
 	"shell":                   {"sandbox", "security"},
 	"policy":                  {"tools/definitions"},
 	"tasks":                   {"tools/definitions"},
+	"buffers":                 {"tools/definitions", "edit"},
 	"journal":                 {"security"},
 	"plan":                    {"security", "edit", "walk", "ignore"},
 	"planshell":               {},
 	"usertools":               {"runtime", "luanest", "tools/definitions"},
-	"tools/builtin":           {"tasks", "security", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell"},
-	"bridge":                  {"tools/builtin", "tasks", "security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell", "usertools"},
-	"manager":                 {"bridge", "tools/builtin", "tasks", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"tools/builtin":           {"tasks", "buffers", "security", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell"},
+	"bridge":                  {"tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell", "usertools"},
+	"manager":                 {"bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"agent":                   {"tools/definitions", "jsoncap"},
 	"agent/gemini":            {"agent", "tools/definitions", "jsoncap"},
 	"agent/gemini/geminitest": {},
@@ -54,12 +55,12 @@ var allowedImports = map[string][]string{
 	"agent/textproto":         {"agent", "tools/definitions", "jsoncap"},
 	"interpret":               {"tools/definitions"},
 	"agent/offline":           {"agent", "interpret", "tools/definitions", "jsoncap", "testrun"},
-	"chat":                    {"termsafe", "agent", "manager", "bridge", "tools/builtin", "tasks", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"mcp":                     {"manager", "bridge", "tools/builtin", "tasks", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"cmd/jido":                {"termsafe", "mcp", "chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "tools/builtin", "tasks", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"chat":                    {"termsafe", "agent", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"mcp":                     {"manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"cmd/jido":                {"termsafe", "mcp", "chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"test/testenv":            {},
-	"test/loadgen":            {"manager", "bridge", "tools/builtin", "tasks", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"test/bench/loadbench":    {"test/loadgen", "manager", "bridge", "tools/builtin", "tasks", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"test/loadgen":            {"manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"test/bench/loadbench":    {"test/loadgen", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 }
 
 func TestImportDirection(t *testing.T) {
@@ -96,7 +97,7 @@ func TestBridgeIsLuaAdaptationOnly(t *testing.T) {
 var forbiddenInTools = regexp.MustCompile(`\bos\.(Open|OpenFile|ReadFile|WriteFile|Create|Remove|RemoveAll|Rename|Mkdir|MkdirAll|Stat|Lstat|ReadDir|DirFS|Symlink|Link)\(|filepath\.Join\(`)
 
 func TestToolCodeUsesOnlySecurityRoot(t *testing.T) {
-	for _, dir := range []string{"bridge", "tools/builtin", "tasks", "manager", "scripts", "tools/definitions", "edit", "validate", "walk", "ignore", "search", "shellclass", "redact", "testrun", "plan", "planshell"} {
+	for _, dir := range []string{"bridge", "tools/builtin", "tasks", "buffers", "manager", "scripts", "tools/definitions", "edit", "validate", "walk", "ignore", "search", "shellclass", "redact", "testrun", "plan", "planshell"} {
 		files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
 		require.NoError(t, err)
 		require.NotEmpty(t, files, dir)

@@ -35,6 +35,15 @@ var builtins = []*Tool{
 	bind(definitions.PlanDiscard, (*PlanTools).PlanDiscard),
 	bind(definitions.TodoWrite, (*BoardTools).TodoWrite),
 	bind(definitions.TaskTool, (*BoardTools).Task),
+	bind(definitions.BufferCreate, (*BufferTools).BufferCreate),
+	bind(definitions.BufferAppend, (*BufferTools).BufferAppend),
+	bind(definitions.BufferEdit, (*BufferTools).BufferEdit),
+	bind(definitions.BufferGetContent, (*BufferTools).BufferGetContent),
+	bind(definitions.BufferList, (*BufferTools).BufferList),
+	bind(definitions.BufferSave, (*BufferTools).BufferSave),
+	bind(definitions.GotoLine, (*BufferTools).GotoLine),
+	bind(definitions.SearchInBuffer, (*BufferTools).SearchInBuffer),
+	bind(definitions.CurrentDirectory, (*BufferTools).CurrentDirectory),
 }
 
 // Tool is a built-in tool: its declaration, the Go type of its result, and its run.

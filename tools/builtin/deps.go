@@ -6,6 +6,7 @@
 package builtin
 
 import (
+	"github.com/jido-run/jido/buffers"
 	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/plan"
 	"github.com/jido-run/jido/redact"
@@ -27,6 +28,7 @@ type Deps struct {
 	Gate    Gate             // approves or refuses every call (nil: everything runs)
 	Journal *journal.Journal // keeps the before-state of every change set, for undo (nil: none)
 	Board   *tasks.Board     // the session's todos and tasks (nil: todo_write and task are refused)
+	Buffers buffers.Buffers  // the session's buffers (nil: the buffer tools are refused)
 	// Redactor returns the rules that remove secrets from what tools return, asked when a
 	// tool needs them (so that a project's secret values are read only if ever needed;
 	// nil: the default rules).

@@ -154,3 +154,52 @@ func (c *BoardChange) outcome(kind string) string {
 	}
 	return "done"
 }
+
+// Outcome says how big the new buffer is.
+func (r *BufferCreateResult) Outcome() string { return "created, " + Count(r.Lines, "line") }
+
+// Outcome says how much was appended.
+func (r *BufferAppendResult) Outcome() string {
+	return "+" + Count(r.Appended, "byte") + ", " + Count(r.Lines, "line")
+}
+
+// Outcome counts the lines added and removed.
+func (r *BufferEditResult) Outcome() string {
+	return fmt.Sprintf("+%d -%d", r.LinesAdded, r.LinesRemoved)
+}
+
+// Outcome says which lines were returned.
+func (r *BufferGetContentResult) Outcome() string {
+	if r.Truncated {
+		return fmt.Sprintf("%d of %s", r.Lines, Count(r.TotalLines, "line"))
+	}
+	return Count(r.TotalLines, "line")
+}
+
+// Outcome counts the buffers.
+func (r *BufferListResult) Outcome() string { return Count(len(r.Buffers), "buffer") }
+
+// Outcome says where the buffer went.
+func (r *BufferSaveResult) Outcome() string {
+	if r.DryRun {
+		return "would save " + r.Path
+	}
+	if r.Created {
+		return "created " + r.Path + ", " + Count(r.BytesWritten, "byte")
+	}
+	return "saved " + r.Path + ", " + Count(r.BytesWritten, "byte")
+}
+
+// Outcome says which line the point is on.
+func (r *GotoLineResult) Outcome() string { return fmt.Sprintf("line %d of %d", r.Line, r.TotalLines) }
+
+// Outcome counts the matches.
+func (r *SearchInBufferResult) Outcome() string {
+	if r.Truncated {
+		return Count(r.Count, "match") + "+"
+	}
+	return Count(r.Count, "match")
+}
+
+// Outcome names the working directory.
+func (r *CurrentDirectoryResult) Outcome() string { return r.Path }

@@ -57,7 +57,7 @@ func TestGeminiDecodesAsGenai(t *testing.T) {
 	// How each tool's parameters go out: in Schema, in JSON Schema (what Schema cannot
 	// express), or not at all (no parameters).
 	jsonSchema := []string{"run_shell"}
-	none := []string{"plan_diff", "plan_discard"}
+	none := []string{"plan_diff", "plan_discard", "current_directory"}
 	for i, tool := range definitions.All() {
 		t.Run(tool.Name, func(t *testing.T) {
 			d := decls[i]

@@ -1,0 +1,3 @@
+-- buffer_get_content: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.buffer_get_content(args)

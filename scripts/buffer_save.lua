@@ -1,0 +1,3 @@
+-- buffer_save: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.buffer_save(args)

@@ -1,0 +1,3 @@
+-- current_directory: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.current_directory(args)

@@ -1,0 +1,3 @@
+-- goto_line: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.goto_line(args)

@@ -1,0 +1,3 @@
+-- search_in_buffer: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.search_in_buffer(args)
