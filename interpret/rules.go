@@ -142,7 +142,7 @@ var table = sync.OnceValue(func() []compiledRule {
 		{"list_dir", `^(?:the )?(?:contents?|listing|entries|files) (?:of|in|for|inside|under) (?P<t>.+?)$`, listPlan},
 		{"list_dir", `^(?:what|which) (?:files|entries|things|directories|folders|subdirectories|subfolders|dirs)(?: and (?:folders|directories|dirs|files))? (?:are|do we have|exist|live|are there|can you see|do you see)(?: there)? (?:in|under|inside) (?P<t>.+?)$`, listPlan},
 		{"list_dir", `^(?:what|which) (?:files|entries|directories|folders)(?: and (?:folders|directories|files))? (?:are|do we have|exist)(?: there)?(?: here| in here)?$`, listPlan},
-		{"list_dir", `^(?:where am i|pwd|current directory|what directory am i in|which directory am i in|what(?:'s| is) the current directory)$`, listPlan},
+		{"current_directory", `^(?:where am i|pwd|current directory|cwd|what directory am i in|which directory am i in|what(?:'s| is) (?:the |my )?(?:current|working|current working) (?:directory|dir|folder))\??$`, cwdPlan},
 		{"list_dir", `^what does (?P<t>.+?) (?:contain|have in it|hold)$`, listPlan},
 		{"read_file", `^(?:` + readVerbs + `)(?: -{1,2}[\w-]+)*(?: me)?(?: (?:the|all|all of|all the))?(?: (?:contents?|content|text|source(?: code)?|code|body|whole|full|entire)(?: (?:of|in|for))?)?(?: the)? (?P<t>.+?)(?: (?:out loud|in full|in its entirety|completely))?$`, readPlan},
 		{"read_file", `^(?:` + viewVerbs + `)(?: me)?(?: (?:the|all|all of|all the))?(?: (?:contents?|content|text|source(?: code)?|code|body|whole|full|entire|listing)(?: (?:of|in|for))?)?(?: the)? (?P<t>.+?)$`, viewRule},
@@ -392,6 +392,12 @@ func cdPlan(m match, c Context) (Plan, bool) {
 			" puts it in focus: \"here\" now means it."
 		return p, true
 	})
+}
+
+// cwdPlan answers "where am I": the root and the working directory inside it.
+func cwdPlan(match, Context) (Plan, bool) {
+	return calls("The working directory is the project root unless the session set one.",
+		call("current_directory", sure, map[string]any{})), true
 }
 
 func explainPlan(m match, c Context) (Plan, bool) {

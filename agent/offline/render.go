@@ -25,6 +25,9 @@ var renderers = map[string]func(json.RawMessage, agent.ToolCall) (string, bool){
 	"search":      as(renderSearch),
 	"file_exists": as(renderExists),
 	"run_tests":   as(renderTests),
+	"current_directory": as(func(v definitions.CurrentDirectoryResult, _ agent.ToolCall) string {
+		return "The current directory is " + v.Path + " (the project root is " + v.Root + ")."
+	}),
 }
 
 // as adapts a renderer of a decoded result to the raw one; false when the content does not
