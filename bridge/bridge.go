@@ -5,6 +5,8 @@
 package bridge
 
 import (
+	"strings"
+
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
@@ -45,7 +47,7 @@ func Libraries(d Deps) []runtime.Library {
 // A non-table argument is a programming error of the script and raises.
 func luaTool(d Deps, t *builtin.Tool) lua.LGFunction {
 	return func(L *lua.LState) int {
-		args, terr := tableArgs(L, 1, d.Limits)
+		args, terr := callArgs(L, t.Def, d.Limits)
 		if terr == nil {
 			var res any
 			done := d.observe(t.Def.Name, args)
@@ -70,6 +72,39 @@ func (d Deps) observe(tool string, args map[string]any) func(any, *definitions.T
 		}
 	}
 	return func(any, *definitions.ToolError) {}
+}
+
+// callArgs converts a call's Lua arguments to a Go map: one table of named arguments, or,
+// as seed 003's bridge takes them, the tool's positional parameters in order, then
+// optionally a table of the others: jido.edit_file("a.go", "old", "new").
+func callArgs(L *lua.LState, t *definitions.Tool, lim runtime.Limits) (map[string]any, *definitions.ToolError) {
+	first := L.Get(1)
+	if _, isTable := first.(*lua.LTable); isTable || first == lua.LNil || len(t.Positional) == 0 {
+		return tableArgs(L, 1, lim)
+	}
+	top, n := L.GetTop(), len(t.Positional)
+	args := map[string]any{}
+	if top > n {
+		if _, isTable := L.Get(n + 1).(*lua.LTable); !isTable || top > n+1 {
+			return nil, definitions.NewError(definitions.ValidationError, "%s takes at most %d arguments by position (%s), then a table of the others",
+				t.Name, n, strings.Join(t.Positional, ", ")).Hint("Pass the other arguments by name in one table")
+		}
+		var terr *definitions.ToolError
+		if args, terr = tableArgs(L, n+1, lim); terr != nil {
+			return nil, terr
+		}
+	}
+	for i, name := range t.Positional[:min(n, top)] {
+		if _, dup := args[name]; dup {
+			return nil, definitions.NewError(definitions.ValidationError, "%s: `%s` is given by position and by name", t.Name, name).With("field", name)
+		}
+		v, err := runtime.ToGo(L.Get(i+1), lim, false)
+		if err != nil {
+			return nil, definitions.NewError(definitions.ValidationError, "%s: argument %d (%s): %v", t.Name, i+1, name, err).With("field", name)
+		}
+		args[name] = v
+	}
+	return args, nil
 }
 
 // tableArgs converts argument n (a table, or nothing for no arguments) to a Go map.

@@ -15,6 +15,10 @@ type Decl struct {
 	Role Role
 	// Sessions says which sessions offer the tool (the zero value: every session).
 	Sessions Availability
+	// Positional are the parameters a Lua call may pass by position, in order, as seed
+	// 003's bridge does: jido.edit_file("a.go", "old", "new"); a table after them holds the
+	// others.
+	Positional []string
 }
 
 // Role names a default role: a tool set a sub-agent may be limited to.

@@ -95,3 +95,14 @@ func TestSessionsAndRoles(t *testing.T) {
 	assert.Equal(t, RoleReader, Search.Role)
 	assert.Equal(t, RoleFull, Undo.Role)
 }
+
+// TestPositionalParametersExist checks every declaration's positional parameters against
+// its params' JSON names.
+func TestPositionalParametersExist(t *testing.T) {
+	for _, tool := range All() {
+		for _, p := range tool.Positional {
+			_, ok := tool.Schema().Properties[p]
+			assert.True(t, ok, "%s: positional %q is no parameter", tool.Name, p)
+		}
+	}
+}

@@ -9,7 +9,7 @@ type DeleteFileParams struct {
 
 // DeleteFile declares delete_file. It is idempotent: a second call finds nothing to delete,
 // fails, and leaves the project as the first call left it.
-var DeleteFile = define[DeleteFileParams]("delete_file", Decl{Flags: Flags{Mutating: true, Destructive: true, Idempotent: true}, Role: RoleEditor})
+var DeleteFile = define[DeleteFileParams]("delete_file", Decl{Flags: Flags{Mutating: true, Destructive: true, Idempotent: true}, Role: RoleEditor, Positional: []string{"path"}})
 
 // DeleteFileResult is the result of delete_file.
 type DeleteFileResult struct {

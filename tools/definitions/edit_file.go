@@ -11,7 +11,7 @@ type EditFileParams struct {
 }
 
 // EditFile declares edit_file.
-var EditFile = define[EditFileParams]("edit_file", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor})
+var EditFile = define[EditFileParams]("edit_file", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor, Positional: []string{"path", "old_string", "new_string"}})
 
 // EditFileResult is the result of edit_file.
 type EditFileResult struct {

@@ -8,7 +8,7 @@ type FileExistsParams struct {
 }
 
 // FileExists declares file_exists.
-var FileExists = define[FileExistsParams]("file_exists", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})
+var FileExists = define[FileExistsParams]("file_exists", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader, Positional: []string{"path"}})
 
 // FileExistsResult is the result of file_exists.
 type FileExistsResult struct {

@@ -10,4 +10,4 @@ type GlobParams struct {
 }
 
 // Glob declares glob.
-var Glob = define[GlobParams]("glob", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})
+var Glob = define[GlobParams]("glob", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader, Positional: []string{"pattern", "path"}})

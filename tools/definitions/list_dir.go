@@ -8,7 +8,7 @@ type ListDirParams struct {
 }
 
 // ListDir declares list_dir.
-var ListDir = define[ListDirParams]("list_dir", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})
+var ListDir = define[ListDirParams]("list_dir", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader, Positional: []string{"path"}})
 
 // DirEntry is one entry of list_dir.
 type DirEntry struct {

@@ -13,7 +13,7 @@ type ListFilesParams struct {
 }
 
 // ListFiles declares list_files.
-var ListFiles = define[ListFilesParams]("list_files", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})
+var ListFiles = define[ListFilesParams]("list_files", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader, Positional: []string{"directory"}})
 
 // FileInfo describes one file found by glob or list_files.
 type FileInfo struct {

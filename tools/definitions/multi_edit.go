@@ -23,7 +23,7 @@ type MultiEditParams struct {
 }
 
 // MultiEdit declares multi_edit.
-var MultiEdit = define[MultiEditParams]("multi_edit", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor})
+var MultiEdit = define[MultiEditParams]("multi_edit", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor, Positional: []string{"path", "edits"}})
 
 // EditOutcome is what became of one edit of multi_edit.
 type EditOutcome struct {

@@ -13,7 +13,7 @@ type ReadFileParams struct {
 }
 
 // ReadFile declares read_file.
-var ReadFile = define[ReadFileParams]("read_file", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})
+var ReadFile = define[ReadFileParams]("read_file", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader, Positional: []string{"path"}})
 
 // ReadFileResult is the result of read_file.
 type ReadFileResult struct {

@@ -14,4 +14,4 @@ type RunShellParams struct {
 }
 
 // RunShell declares run_shell.
-var RunShell = define[RunShellParams]("run_shell", Decl{Flags: Flags{Mutating: true, Destructive: true, OpenWorld: true}, Role: RoleRunner})
+var RunShell = define[RunShellParams]("run_shell", Decl{Flags: Flags{Mutating: true, Destructive: true, OpenWorld: true}, Role: RoleRunner, Positional: []string{"command"}})

@@ -19,7 +19,7 @@ type SearchParams struct {
 }
 
 // Search declares search.
-var Search = define[SearchParams]("search", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader})
+var Search = define[SearchParams]("search", Decl{Flags: Flags{ReadOnly: true, Idempotent: true}, Role: RoleReader, Positional: []string{"query", "path"}})
 
 // SearchMatch is one matching line of search.
 type SearchMatch struct {

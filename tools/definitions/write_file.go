@@ -12,7 +12,7 @@ type WriteFileParams struct {
 
 // WriteFile declares write_file. It is not idempotent: replacing is, but `append` adds the
 // content again on every call.
-var WriteFile = define[WriteFileParams]("write_file", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor})
+var WriteFile = define[WriteFileParams]("write_file", Decl{Flags: Flags{Mutating: true}, Role: RoleEditor, Positional: []string{"path", "content"}})
 
 // WriteFileResult is the result of write_file.
 type WriteFileResult struct {
