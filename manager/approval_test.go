@@ -241,6 +241,7 @@ func TestDenyCoversEveryMutatingTool(t *testing.T) {
 		"undo":        `{}`,
 		"plan_apply":  `{}`,
 		"buffer_save": `{buffer_name="b", file_path="a.txt"}`,
+		"apply_patch": `{input="*** Begin Patch\n*** Delete File: a.txt\n*** End Patch"}`,
 	}
 	for _, tool := range definitions.All() {
 		if tool.ReadOnly {

@@ -104,6 +104,8 @@ func TestEveryBuiltinToolMatchesItsOutputSchema(t *testing.T) {
 		{"multi_edit", fixed(map[string]any{"path": "b.txt", "edits": []any{
 			map[string]any{"old_string": "one", "new_string": "1"}, map[string]any{"old_string": "two", "new_string": "2"},
 		}})},
+		{"apply_patch", fixed(map[string]any{"input": "*** Begin Patch\n*** Add File: added.txt\n+x\n*** Update File: b.txt\n@@\n-1\n+one\n*** End Patch", "dry_run": true})},
+		{"apply_patch", fixed(map[string]any{"input": "*** Begin Patch\n*** Add File: added.txt\n+x\n*** End Patch"})},
 		{"move_file", fixed(map[string]any{"source": "new.txt", "destination": "moved.txt", "dry_run": true})},
 		{"move_file", fixed(map[string]any{"source": "new.txt", "destination": "moved.txt"})},
 		{"delete_file", fixed(map[string]any{"path": "moved.txt", "dry_run": true})},

@@ -20,8 +20,8 @@ const module = "github.com/jido-run/jido/"
 // import (directly or not). Anything else is an arrow the design forbids.
 var allowedImports = map[string][]string{
 	"security":                {},
-	"tools/definitions":       {},
-	"tools/export":            {"tools/definitions"},
+	"tools/definitions":       {"patch"},
+	"tools/export":            {"tools/definitions", "patch"},
 	"scripts":                 {},
 	"luanest":                 {},
 	"runtime":                 {"luanest"},
@@ -37,30 +37,31 @@ var allowedImports = map[string][]string{
 	"termsafe":                {},
 	"testrun":                 {},
 	"shell":                   {"sandbox", "security"},
-	"policy":                  {"tools/definitions"},
-	"tasks":                   {"tools/definitions"},
-	"buffers":                 {"tools/definitions", "edit"},
+	"policy":                  {"tools/definitions", "patch"},
+	"tasks":                   {"tools/definitions", "patch"},
+	"patch":                   {},
+	"buffers":                 {"tools/definitions", "patch", "edit"},
 	"journal":                 {"security"},
 	"plan":                    {"security", "edit", "walk", "ignore"},
 	"planshell":               {},
-	"usertools":               {"runtime", "luanest", "tools/definitions"},
-	"tools/builtin":           {"tasks", "buffers", "security", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell"},
-	"bridge":                  {"tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell", "usertools"},
-	"manager":                 {"bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"agent":                   {"tools/definitions", "jsoncap"},
-	"agent/gemini":            {"agent", "tools/definitions", "jsoncap"},
+	"usertools":               {"runtime", "luanest", "tools/definitions", "patch"},
+	"tools/builtin":           {"tasks", "buffers", "security", "tools/definitions", "patch", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell"},
+	"bridge":                  {"tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell", "usertools"},
+	"manager":                 {"bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"agent":                   {"tools/definitions", "patch", "jsoncap"},
+	"agent/gemini":            {"agent", "tools/definitions", "patch", "jsoncap"},
 	"agent/gemini/geminitest": {},
-	"agent/openai":            {"agent", "tools/definitions", "jsoncap"},
+	"agent/openai":            {"agent", "tools/definitions", "patch", "jsoncap"},
 	"agent/openai/openaitest": {},
-	"agent/textproto":         {"agent", "tools/definitions", "jsoncap"},
-	"interpret":               {"tools/definitions"},
-	"agent/offline":           {"agent", "interpret", "tools/definitions", "jsoncap", "testrun"},
-	"chat":                    {"termsafe", "agent", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"mcp":                     {"manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"cmd/jido":                {"termsafe", "mcp", "chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"agent/textproto":         {"agent", "tools/definitions", "patch", "jsoncap"},
+	"interpret":               {"tools/definitions", "patch"},
+	"agent/offline":           {"agent", "interpret", "tools/definitions", "patch", "jsoncap", "testrun"},
+	"chat":                    {"termsafe", "agent", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"mcp":                     {"manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"cmd/jido":                {"termsafe", "mcp", "chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"test/testenv":            {},
-	"test/loadgen":            {"manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"test/bench/loadbench":    {"test/loadgen", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"test/loadgen":            {"manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"test/bench/loadbench":    {"test/loadgen", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 }
 
 func TestImportDirection(t *testing.T) {
@@ -97,7 +98,7 @@ func TestBridgeIsLuaAdaptationOnly(t *testing.T) {
 var forbiddenInTools = regexp.MustCompile(`\bos\.(Open|OpenFile|ReadFile|WriteFile|Create|Remove|RemoveAll|Rename|Mkdir|MkdirAll|Stat|Lstat|ReadDir|DirFS|Symlink|Link)\(|filepath\.Join\(`)
 
 func TestToolCodeUsesOnlySecurityRoot(t *testing.T) {
-	for _, dir := range []string{"bridge", "tools/builtin", "tasks", "buffers", "manager", "scripts", "tools/definitions", "edit", "validate", "walk", "ignore", "search", "shellclass", "redact", "testrun", "plan", "planshell"} {
+	for _, dir := range []string{"bridge", "tools/builtin", "tasks", "patch", "buffers", "manager", "scripts", "tools/definitions", "edit", "validate", "walk", "ignore", "search", "shellclass", "redact", "testrun", "plan", "planshell"} {
 		files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
 		require.NoError(t, err)
 		require.NotEmpty(t, files, dir)

@@ -18,6 +18,7 @@ var builtins = []*Tool{
 	bind(definitions.EditFile, (*Files).EditFile),
 	bind(definitions.EditRegion, (*Files).EditRegion),
 	bind(definitions.MultiEdit, (*Files).MultiEdit),
+	bind(definitions.ApplyPatch, (*Files).ApplyPatch),
 	bind(definitions.DeleteFile, (*Files).DeleteFile),
 	bind(definitions.MoveFile, (*Files).MoveFile),
 	bind(definitions.ListDir, (*Find).ListDir),

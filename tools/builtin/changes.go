@@ -23,6 +23,7 @@ type fileChange struct {
 	edits   int         // edits applied to the file
 	// uncommitted: the file held changes git's index does not have before this one
 	uncommitted bool
+	deleted     bool // the change removes the file (after is then empty)
 }
 
 // changeSet plans edits on files in memory and writes them all or nothing. Each file is read
@@ -42,6 +43,9 @@ func newChangeSet(f *Files, force bool) *changeSet {
 // file returns the planned state of the named file, loading it on first use.
 func (cs *changeSet) file(name string) (*fileChange, error) {
 	canon, err := cs.f.Store.Resolve(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		canon, err = cs.f.Store.Clean(name) // a file to create, in directories to create too
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -100,11 +104,13 @@ func (cs *changeSet) check(fc *fileChange) error {
 func (cs *changeSet) commit(ctx context.Context) error {
 	var changed []*fileChange
 	for _, fc := range cs.order {
-		if fc.after == fc.before && fc.exists {
+		if !fc.changes() {
 			continue
 		}
-		if err := cs.check(fc); err != nil {
-			return err
+		if !fc.deleted {
+			if err := cs.check(fc); err != nil {
+				return err
+			}
 		}
 		changed = append(changed, fc)
 	}
@@ -113,11 +119,17 @@ func (cs *changeSet) commit(ctx context.Context) error {
 	}
 	written := make([]security.Version, 0, len(changed))
 	for i, fc := range changed {
-		opts := security.WriteOptions{MustNotExist: !fc.exists}
-		if fc.exists {
-			opts.Expect = &fc.version
+		var v security.Version
+		var err error
+		if fc.deleted {
+			err = cs.f.Store.Remove(fc.path, false)
+		} else {
+			opts := security.WriteOptions{MustNotExist: !fc.exists}
+			if fc.exists {
+				opts.Expect = &fc.version
+			}
+			_, v, err = cs.f.Store.WriteFile(fc.path, []byte(fc.after), opts)
 		}
-		_, v, err := cs.f.Store.WriteFile(fc.path, []byte(fc.after), opts)
 		if err != nil {
 			if rerr := cs.rollback(changed[:i], written); rerr != nil {
 				return fmt.Errorf("%w (and restoring the files written before it failed: %v)", err, rerr)
@@ -127,17 +139,25 @@ func (cs *changeSet) commit(ctx context.Context) error {
 		written = append(written, v)
 	}
 	for i, fc := range changed {
-		cs.f.Reads.Record(fc.path, written[i])
+		if !fc.deleted {
+			cs.f.Reads.Record(fc.path, written[i])
+		}
 	}
 	return nil
 }
 
 // rollback restores files written by a commit that failed later: each gets back the content
-// the session read, if it is still the version the commit wrote (created files are removed).
+// the session read, if it is still the version the commit wrote (created files are removed,
+// deleted ones written back).
 func (cs *changeSet) rollback(files []*fileChange, versions []security.Version) error {
 	var errs []error
 	for i, fc := range files {
-		if !fc.exists {
+		switch {
+		case fc.deleted:
+			_, _, err := cs.f.Store.WriteFile(fc.path, []byte(fc.before), security.WriteOptions{MustNotExist: true})
+			errs = append(errs, err)
+			continue
+		case !fc.exists:
 			errs = append(errs, cs.f.Store.Remove(fc.path, false))
 			continue
 		}
@@ -146,6 +166,15 @@ func (cs *changeSet) rollback(files []*fileChange, versions []security.Version) 
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// changes reports whether the change set does something to fc: deletes it, creates it,
+// or changes its content (a file created and deleted by the same change is left alone).
+func (fc *fileChange) changes() bool {
+	if fc.deleted {
+		return fc.exists
+	}
+	return !fc.exists || fc.after != fc.before
 }
 
 // diff describes what the change does to fc.

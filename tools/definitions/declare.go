@@ -144,6 +144,9 @@ func (t *Tool) namedPaths(p any, forRules bool) []string {
 			names = append(names, ".")
 		}
 	}
+	if np, ok := p.(interface{ NamedPaths() []string }); ok {
+		names = append(names, np.NamedPaths()...) // paths inside a value (a patch's text)
+	}
 	for _, f := range t.fields.paths {
 		if f.workdir && !forRules {
 			continue

@@ -111,9 +111,12 @@ func (r *EditFileResult) ChangeDiff() string { return r.Diff }
 func (r *EditRegionResult) ChangeDiff() string { return r.Diff }
 
 // ChangeDiff is the diffs of every file, one after the other.
-func (r *MultiEditResult) ChangeDiff() string {
+func (r *MultiEditResult) ChangeDiff() string { return joinDiffs(r.Files) }
+
+// joinDiffs is the diffs of files, one after the other.
+func joinDiffs(files []FileDiff) string {
 	var b strings.Builder
-	for _, f := range r.Files {
+	for _, f := range files {
 		b.WriteString(f.Diff)
 	}
 	return b.String()
@@ -203,3 +206,16 @@ func (r *SearchInBufferResult) Outcome() string {
 
 // Outcome names the working directory.
 func (r *CurrentDirectoryResult) Outcome() string { return r.Path }
+
+// Outcome counts the lines added and removed over every file, and the files.
+func (r *ApplyPatchResult) Outcome() string {
+	var sum FileDiff
+	for _, f := range r.Files {
+		sum.LinesAdded += f.LinesAdded
+		sum.LinesRemoved += f.LinesRemoved
+	}
+	return sum.Outcome() + " in " + Count(len(r.Files), "file")
+}
+
+// ChangeDiff is the diffs of every file, one after the other.
+func (r *ApplyPatchResult) ChangeDiff() string { return joinDiffs(r.Files) }

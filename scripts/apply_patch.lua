@@ -1,0 +1,3 @@
+-- apply_patch: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.apply_patch(args)

@@ -1,0 +1,99 @@
+package builtin
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/jido-run/jido/tools/definitions"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// patchFiles is a root holding a.txt ("old\n", read by the session) and app.py, read too.
+func patchFiles(t *testing.T) (*Files, string) {
+	t.Helper()
+	f, dir := newFiles(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.py"), []byte("def main():\n    a = 1\n    b = 2\n\ndef other():\n    b = 2\n"), 0o644))
+	_, err := f.ReadFile(t.Context(), definitions.ReadFileParams{Path: "app.py", Limit: 100, MaxBytes: 10000})
+	require.NoError(t, err)
+	return f, dir
+}
+
+func readTree(t *testing.T, dir string, names ...string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(dir, n))
+		if err == nil {
+			out[n] = string(data)
+		}
+	}
+	return out
+}
+
+// TestApplyPatch applies Codex patches: add, delete, move, anchored and tolerant hunks,
+// all files or none.
+func TestApplyPatch(t *testing.T) {
+	f, dir := patchFiles(t)
+	res, err := f.ApplyPatch(t.Context(), definitions.ApplyPatchParams{Input: `*** Begin Patch
+*** Add File: docs/notes.md
++# Notes
+*** Update File: app.py
+*** Move to: main.py
+@@ def other():
+-    b = 2
++    b = 3
+@@
+ def main():
+-  a = 1
++  a = 10
+*** Delete File: a.txt
+*** End Patch`})
+	require.NoError(t, err)
+	assert.Len(t, res.Files, 4, "added, moved from, moved to, deleted")
+	assert.Equal(t, map[string]string{
+		"docs/notes.md": "# Notes\n",
+		"main.py":       "def main():\n    a = 10\n    b = 2\n\ndef other():\n    b = 3\n",
+	}, readTree(t, dir, "docs/notes.md", "main.py", "app.py", "a.txt"),
+		"the anchor picks other()'s b, the re-indented hunk is re-indented to the file, app.py moved, a.txt deleted")
+
+	for name, c := range map[string]struct{ patch, typ string }{
+		"stale hunk":  {"*** Begin Patch\n*** Update File: main.py\n-    a = 99\n+    a = 1\n*** End Patch", definitions.ConflictError},
+		"ambiguous":   {"*** Begin Patch\n*** Update File: main.py\n-    b = \n+    b = 0\n*** End Patch", definitions.ConflictError},
+		"add exists":  {"*** Begin Patch\n*** Add File: docs/notes.md\n+x\n*** End Patch", definitions.ConflictError},
+		"delete gone": {"*** Begin Patch\n*** Add File: ok.txt\n+x\n*** Delete File: gone.txt\n*** End Patch", definitions.FileError},
+		"malformed":   {"*** Begin Patch\n*** Update File: main.py\n*** End Patch", definitions.ValidationError},
+		"outside":     {"*** Begin Patch\n*** Add File: ../x\n+x\n*** End Patch", ""},
+	} {
+		_, err := f.ApplyPatch(t.Context(), definitions.ApplyPatchParams{Input: c.patch})
+		require.Error(t, err, name)
+		if c.typ != "" {
+			var te *definitions.ToolError
+			require.ErrorAs(t, err, &te, name)
+			assert.Equal(t, c.typ, te.Type, name)
+		}
+		assert.NoFileExists(t, filepath.Join(dir, "ok.txt"), "%s: all or none", name)
+	}
+}
+
+// TestApplyPatchNeedsReadFiles keeps jido's rule: a file is changed only after the session
+// read it; a dry run writes nothing.
+func TestApplyPatchNeedsReadFiles(t *testing.T) {
+	f, dir := newFiles(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "unread.txt"), []byte("x\n"), 0o644))
+	_, err := f.ApplyPatch(t.Context(), definitions.ApplyPatchParams{Input: "*** Begin Patch\n*** Update File: unread.txt\n-x\n+y\n*** End Patch"})
+	assert.ErrorContains(t, err, "not been read")
+	res, err := f.ApplyPatch(t.Context(), definitions.ApplyPatchParams{DryRun: true, Input: "*** Begin Patch\n*** Update File: a.txt\n-old\n+new\n*** End Patch"})
+	require.NoError(t, err)
+	assert.Contains(t, res.ChangeDiff(), "+new")
+	assert.Equal(t, map[string]string{"a.txt": "old\n"}, readTree(t, dir, "a.txt"))
+}
+
+// TestApplyPatchNamesItsPaths checks that path rules and the journal see the files the
+// patch text names.
+func TestApplyPatchNamesItsPaths(t *testing.T) {
+	p := definitions.ApplyPatchParams{Input: "*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n@@\n-x\n+y\n*** Delete File: secrets/k\n*** End Patch"}
+	assert.Equal(t, []string{"a.go", "b.go", "secrets/k"}, definitions.ApplyPatch.Paths(p))
+	assert.Equal(t, []string{"a.go", "b.go", "secrets/k"}, definitions.ApplyPatch.ActedOn(p))
+}
