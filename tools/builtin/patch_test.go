@@ -97,3 +97,13 @@ func TestApplyPatchNamesItsPaths(t *testing.T) {
 	assert.Equal(t, []string{"a.go", "b.go", "secrets/k"}, definitions.ApplyPatch.Paths(p))
 	assert.Equal(t, []string{"a.go", "b.go", "secrets/k"}, definitions.ApplyPatch.ActedOn(p))
 }
+
+// TestApplyPatchChangedFileRefusesAll checks all or none: a file that changed on disk since
+// the session read it refuses the whole patch, so the file it would delete stays.
+func TestApplyPatchChangedFileRefusesAll(t *testing.T) {
+	f, dir := patchFiles(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "app.py"), []byte("changed behind the session's back\n"), 0o644))
+	_, err := f.ApplyPatch(t.Context(), definitions.ApplyPatchParams{Input: "*** Begin Patch\n*** Delete File: a.txt\n*** Update File: app.py\n@@\n-changed behind the session's back\n+x\n*** End Patch"})
+	require.Error(t, err)
+	assert.Equal(t, map[string]string{"a.txt": "old\n", "app.py": "changed behind the session's back\n"}, readTree(t, dir, "a.txt", "app.py"))
+}
