@@ -150,26 +150,14 @@ var editHints = map[edit.ErrorKind][]string{
 	edit.Invalid:   {"Check the edit's arguments against the tool's description"},
 }
 
-// editError turns an edit.Error into a tool error as edit_file does: a match that is not
-// there, or not unique, is a conflict with the buffer as it is; an edit that can change
-// nothing is invalid.
+// editError is edit's tool error of a refused edit of the named buffer.
 func editError(name string, err error) error {
+	terr := edit.ToolError(err, editHints)
 	var ee *edit.Error
-	if !errors.As(err, &ee) {
-		return err
+	if te, ok := terr.(*definitions.ToolError); ok && errors.As(err, &ee) {
+		te.With("buffer_name", name).With("kind", ee.Kind.String())
 	}
-	typ := definitions.ConflictError
-	if ee.Kind == edit.NoChange || ee.Kind == edit.Invalid {
-		typ = definitions.ValidationError
-	}
-	te := definitions.NewError(typ, "%s", ee.Message).With("buffer_name", name).With("kind", ee.Kind.String())
-	if len(ee.Lines) > 0 {
-		te.With("lines", ee.Lines)
-	}
-	if len(ee.Closest) > 0 {
-		te.With("closest", ee.Closest)
-	}
-	return te.Hint(editHints[ee.Kind]...)
+	return terr
 }
 
 // Content returns a buffer's text, or its first lines.

@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jido-run/jido/edit"
@@ -162,25 +161,13 @@ func applyRange(fc *fileChange, op definitions.EditOp) error {
 	return nil
 }
 
-// editError turns an edit.Error into a tool error: a match that is not there, or not unique,
-// is a conflict with the file as it is; a request that can change nothing is invalid.
+// editError is edit's tool error of a refused edit of the file at path.
 func editError(path string, err error, hints map[edit.ErrorKind][]string) error {
-	var ee *edit.Error
-	if !errors.As(err, &ee) {
-		return err
+	terr := edit.ToolError(err, hints)
+	if te, ok := terr.(*definitions.ToolError); ok {
+		te.With("path", path)
 	}
-	typ := definitions.ConflictError
-	if ee.Kind == edit.NoChange || ee.Kind == edit.Invalid {
-		typ = definitions.ValidationError
-	}
-	te := definitions.NewError(typ, "%s", ee.Message).With("path", path)
-	if len(ee.Lines) > 0 {
-		te.With("lines", ee.Lines)
-	}
-	if len(ee.Closest) > 0 {
-		te.With("closest", ee.Closest)
-	}
-	return te.Hint(hints[ee.Kind]...)
+	return terr
 }
 
 // textHints tell the model how to recover from each kind of failed text edit.
