@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/jido-run/jido/buffers"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
@@ -12,66 +13,22 @@ import (
 // writes it.
 type BufferTools struct{ Deps }
 
+// bufferOp makes the implementation of a buffer tool from the Buffers method that does
+// its work: bind(definitions.GotoLine, bufferOp(buffers.Buffers.GotoLine)).
+func bufferOp[P, R any](op func(buffers.Buffers, P) (R, error)) func(*BufferTools, context.Context, P) (R, error) {
+	return func(m *BufferTools, _ context.Context, p P) (R, error) {
+		if m.Buffers == nil {
+			var none R
+			return none, noBuffers()
+		}
+		return op(m.Buffers, p)
+	}
+}
+
 // noBuffers is the error of a session without buffers.
 func noBuffers() error {
 	return definitions.NewError(definitions.InternalError, "this session keeps no buffers").
 		Hint("Open the session through manager, which gives each session its buffers")
-}
-
-// BufferCreate runs buffer_create.
-func (m *BufferTools) BufferCreate(_ context.Context, p definitions.BufferCreateParams) (*definitions.BufferCreateResult, error) {
-	if m.Buffers == nil {
-		return nil, noBuffers()
-	}
-	return m.Buffers.Create(p)
-}
-
-// BufferAppend runs buffer_append.
-func (m *BufferTools) BufferAppend(_ context.Context, p definitions.BufferAppendParams) (*definitions.BufferAppendResult, error) {
-	if m.Buffers == nil {
-		return nil, noBuffers()
-	}
-	return m.Buffers.Append(p)
-}
-
-// BufferEdit runs buffer_edit.
-func (m *BufferTools) BufferEdit(_ context.Context, p definitions.BufferEditParams) (*definitions.BufferEditResult, error) {
-	if m.Buffers == nil {
-		return nil, noBuffers()
-	}
-	return m.Buffers.Edit(p)
-}
-
-// BufferGetContent runs buffer_get_content.
-func (m *BufferTools) BufferGetContent(_ context.Context, p definitions.BufferGetContentParams) (*definitions.BufferGetContentResult, error) {
-	if m.Buffers == nil {
-		return nil, noBuffers()
-	}
-	return m.Buffers.Content(p)
-}
-
-// BufferList runs buffer_list.
-func (m *BufferTools) BufferList(_ context.Context, p definitions.BufferListParams) (*definitions.BufferListResult, error) {
-	if m.Buffers == nil {
-		return nil, noBuffers()
-	}
-	return m.Buffers.List(p)
-}
-
-// GotoLine runs goto_line.
-func (m *BufferTools) GotoLine(_ context.Context, p definitions.GotoLineParams) (*definitions.GotoLineResult, error) {
-	if m.Buffers == nil {
-		return nil, noBuffers()
-	}
-	return m.Buffers.GotoLine(p)
-}
-
-// SearchInBuffer runs search_in_buffer.
-func (m *BufferTools) SearchInBuffer(_ context.Context, p definitions.SearchInBufferParams) (*definitions.SearchInBufferResult, error) {
-	if m.Buffers == nil {
-		return nil, noBuffers()
-	}
-	return m.Buffers.Search(p)
 }
 
 // BufferSave runs buffer_save: the buffer's text written to file_path by write_file's

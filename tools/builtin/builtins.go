@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/jido-run/jido/buffers"
 	"github.com/jido-run/jido/planshell"
 	"github.com/jido-run/jido/tools/definitions"
 )
@@ -36,14 +37,14 @@ var builtins = []*Tool{
 	bind(definitions.PlanDiscard, (*PlanTools).PlanDiscard),
 	bind(definitions.TodoWrite, (*BoardTools).TodoWrite),
 	bind(definitions.TaskTool, (*BoardTools).Task),
-	bind(definitions.BufferCreate, (*BufferTools).BufferCreate),
-	bind(definitions.BufferAppend, (*BufferTools).BufferAppend),
-	bind(definitions.BufferEdit, (*BufferTools).BufferEdit),
-	bind(definitions.BufferGetContent, (*BufferTools).BufferGetContent),
-	bind(definitions.BufferList, (*BufferTools).BufferList),
+	bind(definitions.BufferCreate, bufferOp(buffers.Buffers.Create)),
+	bind(definitions.BufferAppend, bufferOp(buffers.Buffers.Append)),
+	bind(definitions.BufferEdit, bufferOp(buffers.Buffers.Edit)),
+	bind(definitions.BufferGetContent, bufferOp(buffers.Buffers.Content)),
+	bind(definitions.BufferList, bufferOp(buffers.Buffers.List)),
 	bind(definitions.BufferSave, (*BufferTools).BufferSave),
-	bind(definitions.GotoLine, (*BufferTools).GotoLine),
-	bind(definitions.SearchInBuffer, (*BufferTools).SearchInBuffer),
+	bind(definitions.GotoLine, bufferOp(buffers.Buffers.GotoLine)),
+	bind(definitions.SearchInBuffer, bufferOp(buffers.Buffers.Search)),
 	bind(definitions.CurrentDirectory, (*BufferTools).CurrentDirectory),
 }
 
