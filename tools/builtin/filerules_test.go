@@ -63,7 +63,7 @@ func TestReadOnlyFilesAreRefusedUnlessForced(t *testing.T) {
 }
 
 // git runs git in dir for a test, failing it on error.
-func git(t *testing.T, dir string, args ...string) {
+func git(t testing.TB, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
 	cmd.Dir = dir

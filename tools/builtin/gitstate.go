@@ -2,9 +2,11 @@ package builtin
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/jido-run/jido/security"
 )
 
 // gitIndexFile is git's staging area, read (never run: git would run the repository's
@@ -20,12 +22,8 @@ func (d Deps) uncommitted(path string, data []byte) bool {
 	if d.Plan != nil || d.Root == nil {
 		return false // a plan's change reaches the disk, and git, only when applied
 	}
-	f, err := d.Root.ReadFile(gitIndexFile)
-	if err != nil {
-		return false
-	}
-	var idx index.Index
-	if index.NewDecoder(bytes.NewReader(f.Data)).Decode(&idx) != nil {
+	idx := readIndex(d.Root)
+	if idx == nil {
 		return false
 	}
 	e, err := idx.Entry(path)
@@ -33,4 +31,32 @@ func (d Deps) uncommitted(path string, data []byte) bool {
 		return false
 	}
 	return e.Hash != plumbing.ComputeHash(plumbing.BlobObject, data)
+}
+
+// lastIndex is the git index decoded last, kept while its file stays the same: every
+// write and edit asks it, and decoding a large repository's index takes milliseconds.
+var lastIndex struct {
+	sync.Mutex
+	root    *security.Root
+	version security.Version
+	idx     *index.Index
+}
+
+// readIndex returns root's git index decoded, or nil.
+func readIndex(root *security.Root) *index.Index {
+	f, err := root.ReadFile(gitIndexFile)
+	if err != nil {
+		return nil
+	}
+	lastIndex.Lock()
+	defer lastIndex.Unlock()
+	if lastIndex.root == root && lastIndex.version.Equal(f.Version) {
+		return lastIndex.idx
+	}
+	var idx index.Index
+	if index.NewDecoder(bytes.NewReader(f.Data)).Decode(&idx) != nil {
+		return nil
+	}
+	lastIndex.root, lastIndex.version, lastIndex.idx = root, f.Version, &idx
+	return &idx
 }
