@@ -107,3 +107,35 @@ func TestApplyPatchChangedFileRefusesAll(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, map[string]string{"a.txt": "old\n", "app.py": "changed behind the session's back\n"}, readTree(t, dir, "a.txt", "app.py"))
 }
+
+// TestApplyPatchAttacks tries the paths a patch could use to write where a tool may not:
+// secrets, git's hooks, jido's own config, a symlink out of the root, a move onto another
+// file. Each refuses the whole patch.
+func TestApplyPatchAttacks(t *testing.T) {
+	f, dir := patchFiles(t)
+	outside := t.TempDir()
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "link")))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte("TOKEN=real\n"), 0o600))
+	for name, target := range map[string]string{
+		"secret":        "*** Update File: .env\n@@\n-TOKEN=real\n+TOKEN=x",
+		"new secret":    "*** Add File: config/.env.local\n+TOKEN=x",
+		"git hook":      "*** Add File: .git/hooks/pre-commit\n+rm -rf /",
+		"jido config":   "*** Add File: .jido/config.toml\n+mode = \"yolo\"",
+		"through link":  "*** Add File: link/planted.sh\n+x",
+		"absolute":      "*** Add File: " + filepath.Join(outside, "abs.txt") + "\n+x",
+		"move onto":     "*** Update File: app.py\n*** Move to: a.txt\n@@\n-    b = 2\n+    b = 5",
+		"delete secret": "*** Delete File: .env",
+	} {
+		_, err := f.ApplyPatch(t.Context(), definitions.ApplyPatchParams{Input: "*** Begin Patch\n*** Add File: ok.txt\n+x\n" + target + "\n*** End Patch"})
+		require.Error(t, err, name)
+		assert.NoFileExists(t, filepath.Join(dir, "ok.txt"), "%s: nothing written", name)
+	}
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing written outside the root")
+	assert.NoFileExists(t, filepath.Join(dir, ".git", "hooks", "pre-commit"))
+	assert.NoFileExists(t, filepath.Join(dir, ".jido", "config.toml"))
+	data, err := os.ReadFile(filepath.Join(dir, ".env"))
+	require.NoError(t, err)
+	assert.Equal(t, "TOKEN=real\n", string(data), "the secret file is neither changed nor deleted")
+}
