@@ -121,3 +121,34 @@ func TestBoardLimits(t *testing.T) {
 	require.Nil(t, terr)
 	assert.Len(t, *res.Todos, MaxListed, "a list is capped")
 }
+
+// TestTodoReplace replaces the whole list as Claude Code's TodoWrite and Codex's
+// update_plan do: a title kept keeps its todo's id and note; the others are new.
+func TestTodoReplace(t *testing.T) {
+	b := fixedBoard()
+	_, terr := b.Todo(definitions.TodoWriteParams{Action: "create", Title: "read the code", Note: ptr("n")})
+	require.Nil(t, terr)
+	res, terr := b.Todo(definitions.TodoWriteParams{Action: "replace", Todos: []definitions.TodoItem{
+		{Title: "read the code", Status: "completed"}, {Title: "fix the bug", Status: "in_progress"}, {Title: "run the tests"},
+	}})
+	require.Nil(t, terr)
+	require.Len(t, *res.Todos, 3)
+	assert.Equal(t, definitions.Todo{ID: "todo-1", Title: "read the code", Note: "n", Status: "completed", CreatedAt: 1700000000, UpdatedAt: 1700000000}, (*res.Todos)[0])
+	assert.Equal(t, []string{"todo-2", "todo-3"}, []string{(*res.Todos)[1].ID, (*res.Todos)[2].ID})
+	assert.Equal(t, []string{"in_progress", "open"}, []string{(*res.Todos)[1].Status, (*res.Todos)[2].Status})
+
+	res, terr = b.Todo(definitions.TodoWriteParams{Action: "replace", Todos: []definitions.TodoItem{{Title: "run the tests", Status: "completed"}}})
+	require.Nil(t, terr)
+	assert.Equal(t, "todo-3", (*res.Todos)[0].ID, "a kept title keeps its id")
+	assert.Len(t, b.State().Todos, 1, "the todos left out are gone")
+
+	_, terr = b.Todo(definitions.TodoWriteParams{Action: "replace", Todos: []definitions.TodoItem{{Title: "new"}, {Title: " "}}})
+	require.NotNil(t, terr)
+	assert.Contains(t, terr.Message, "todos[1].title")
+	assert.Equal(t, "todo-3", b.State().Todos[0].ID, "a refused replace changes nothing")
+	assert.Equal(t, 3, b.State().NextTodo, "not even the next id")
+
+	res, terr = b.Todo(definitions.TodoWriteParams{Action: "replace"})
+	require.Nil(t, terr)
+	assert.Empty(t, *res.Todos, "an empty list clears the todos")
+}

@@ -29,6 +29,8 @@ func (b *Board) Todo(p definitions.TodoWriteParams) (*definitions.TodoWriteResul
 		}
 		b.state.Todos = append(b.state.Todos, t)
 		return &definitions.TodoWriteResult{Todo: &t}, nil
+	case "replace":
+		return b.replaceTodos(p.Todos, now)
 	case "list":
 		list := []definitions.Todo{}
 		for _, t := range b.state.Todos {
@@ -73,6 +75,42 @@ func (b *Board) Todo(p definitions.TodoWriteParams) (*definitions.TodoWriteResul
 	t.UpdatedAt = now
 	copied := *t
 	return &definitions.TodoWriteResult{Todo: &copied}, nil
+}
+
+// replaceTodos makes items the whole todo list: an item whose title matches a todo's keeps
+// that todo's id, note, labels and location; the others are new.
+func (b *Board) replaceTodos(items []definitions.TodoItem, now int64) (*definitions.TodoWriteResult, *definitions.ToolError) {
+	if len(items) > MaxItems {
+		return nil, invalid("%d todos: the most a session keeps is %d", len(items), MaxItems).With("field", "todos")
+	}
+	for i, it := range items { // all checked before anything changes
+		if terr := checkText(fmt.Sprintf("todos[%d].title", i), it.Title, true); terr != nil {
+			return nil, terr
+		}
+	}
+	list := make([]definitions.Todo, 0, len(items))
+	for _, it := range items {
+		status := it.Status
+		if status == "" {
+			status = "open"
+		}
+		j := slices.IndexFunc(b.state.Todos, func(t definitions.Todo) bool { return t.Title == it.Title })
+		var t definitions.Todo
+		if j >= 0 {
+			t = b.state.Todos[j]
+			b.state.Todos = slices.Delete(b.state.Todos, j, j+1) // a title twice makes two todos
+			if t.Status != status {
+				t.UpdatedAt = now
+			}
+		} else {
+			t = definitions.Todo{ID: nextID("todo", &b.state.NextTodo), Title: it.Title, CreatedAt: now, UpdatedAt: now}
+		}
+		t.Status = status
+		list = append(list, t)
+	}
+	b.state.Todos = list
+	shown := slices.Clone(list)
+	return &definitions.TodoWriteResult{Todos: &shown}, nil
 }
 
 // checkTodoText checks the texts of a create (title required) or an update.

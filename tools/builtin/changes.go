@@ -32,8 +32,13 @@ type fileChange struct {
 type changeSet struct {
 	f     *Files
 	force bool
-	files map[string]*fileChange
-	order []*fileChange
+	// unread lets it change files the session has not read: every change of an
+	// apply_patch names the lines it replaces and the lines around them, which must match
+	// the file as it is, so a stale view of the file fails to apply (as in Codex, whose
+	// models read files through the shell).
+	unread bool
+	files  map[string]*fileChange
+	order  []*fileChange
 }
 
 func newChangeSet(f *Files, force bool) *changeSet {
@@ -76,7 +81,10 @@ func (cs *changeSet) load(canon string) (*fileChange, error) {
 	}
 	seen, err := cs.f.seen(file.Path, "edit")
 	if err != nil {
-		return nil, err
+		if te, ok := errors.AsType[*definitions.ToolError](err); !ok || te.Type != definitions.ConflictError || !cs.unread {
+			return nil, err
+		}
+		seen = file.Version // not read: the change's own lines are checked against this version
 	}
 	if info, err := cs.f.Store.Stat(file.Path); err == nil {
 		if err := checkWritable(file.Path, info, cs.force); err != nil {
@@ -148,13 +156,13 @@ func (cs *changeSet) commit(ctx context.Context) error {
 
 // rollback restores files written by a commit that failed later: each gets back the content
 // the session read, if it is still the version the commit wrote (created files are removed,
-// deleted ones written back).
+// deleted ones written back with their mode).
 func (cs *changeSet) rollback(files []*fileChange, versions []security.Version) error {
 	var errs []error
 	for i, fc := range files {
 		switch {
 		case fc.deleted:
-			_, _, err := cs.f.Store.WriteFile(fc.path, []byte(fc.before), security.WriteOptions{MustNotExist: true})
+			_, _, err := cs.f.Store.WriteFile(fc.path, []byte(fc.before), security.WriteOptions{MustNotExist: true, Perm: fc.version.Mode.Perm()})
 			errs = append(errs, err)
 			continue
 		case !fc.exists:

@@ -16,7 +16,7 @@ type TaskFilter struct {
 
 // TodoWriteParams are the arguments of todo_write (seed 000, section 4.10).
 type TodoWriteParams struct {
-	Action     string      `json:"action" enum:"create|update|complete|reopen|delete|list|export" jsonschema:"what to do"`
+	Action     string      `json:"action" enum:"create|update|complete|reopen|delete|list|export|replace" jsonschema:"what to do"`
 	Title      string      `json:"title,omitempty" jsonschema:"the todo's title (create; update changes it)"`
 	Note       *string     `json:"note,omitempty" jsonschema:"a note (create, update)"`
 	ID         string      `json:"id,omitempty" jsonschema:"the todo (update, complete, reopen, delete)"`
@@ -24,6 +24,13 @@ type TodoWriteParams struct {
 	Labels     []string    `json:"labels,omitempty" jsonschema:"labels (create, update replaces them)"`
 	Filter     *TaskFilter `json:"filter,omitempty" jsonschema:"list: status (open, completed), label or path"`
 	ExportPath string      `json:"export_path,omitempty" jido:"path" jsonschema:"export: the Markdown file to write, inside the project (default docs/TODO.md)"`
+	Todos      []TodoItem  `json:"todos,omitempty" jsonschema:"replace: the whole new list, in order"`
+}
+
+// TodoItem is one todo of a replace: the list as a planner keeps it whole.
+type TodoItem struct {
+	Title  string `json:"title" jsonschema:"the step"`
+	Status string `json:"status,omitempty" enum:"open|in_progress|completed" jsonschema:"open (the default), in_progress or completed"`
 }
 
 // Todo is one todo of a session.
@@ -31,7 +38,7 @@ type Todo struct {
 	ID        string    `json:"id"`
 	Title     string    `json:"title"`
 	Note      string    `json:"note,omitempty"`
-	Status    string    `json:"status"` // open, completed
+	Status    string    `json:"status"` // open, in_progress (set by replace), completed
 	Location  *Location `json:"location,omitempty"`
 	Labels    []string  `json:"labels,omitempty"`
 	CreatedAt int64     `json:"created_at"` // Unix seconds
