@@ -27,6 +27,9 @@ type ToolCall struct {
 	ID   string         `json:"id,omitempty"`
 	Name string         `json:"name"`
 	Args map[string]any `json:"args,omitempty"`
+	// Meta is the call's own settings (seed 000's envelope): its working directory and
+	// its timeout; the zero value takes the session's.
+	Meta CallMeta `json:"meta,omitzero"`
 	// Invalid, when set, says why the model's call could not be understood (arguments
 	// that are not a JSON object, a malformed text-protocol block): the loop does not run
 	// it and answers with a validation-error result carrying this text.
@@ -34,6 +37,15 @@ type ToolCall struct {
 	// Opaque is provider data that must go back to the provider verbatim with the call
 	// (Gemini's thought signatures); nil for most providers.
 	Opaque json.RawMessage `json:"opaque,omitempty"`
+}
+
+// CallMeta carries per-call settings of a ToolCall.
+type CallMeta struct {
+	// Timeout bounds the call, in seconds; 0: the session's default.
+	Timeout float64 `json:"timeout,omitempty"`
+	// Cwd is a directory inside the project root that the call's relative paths are
+	// resolved against ("" or ".": the root).
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // ToolResult answers one ToolCall.

@@ -5,8 +5,11 @@
 package bridge
 
 import (
+	"context"
+	"maps"
 	"strings"
 
+	"github.com/jido-run/jido/profile"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
@@ -26,6 +29,10 @@ type Deps struct {
 	Observe   func(tool string, args map[string]any) func(result any, terr *definitions.ToolError)
 	Limits    runtime.Limits      // bounds on Lua->Go conversion of arguments
 	UserTools *usertools.Registry // the users' Lua tools jido.call may run (nil: none)
+	// Profile is the dialect jido.call speaks (nil: jido's own names); PlanCall runs a
+	// canonical call on the session's plan overlay, for the profile's plan tools.
+	Profile  *profile.Profile
+	PlanCall func(ctx context.Context, tool string, args map[string]any) (any, *definitions.ToolError)
 
 	users *userCalls // the user tools running in the current call (made by Libraries)
 }
@@ -36,11 +43,26 @@ func Libraries(d Deps) []runtime.Library {
 	d.Tools = d.Tools.Ready()
 	d.Tools.Allow = d.users.allows
 	tools := make(map[string]lua.LGFunction, len(builtin.All())+len(d.GoTools))
+	goTools := make(map[string]*builtin.Tool, len(builtin.All())+len(d.GoTools))
 	for _, t := range append(builtin.All()[:len(builtin.All()):len(builtin.All())], d.GoTools...) {
 		tools[t.Def.Name] = luaTool(d, t)
+		goTools[t.Def.Name] = t
 	}
-	return []runtime.Library{{Name: LibraryName, Funcs: tools}, (&Dispatch{Deps: d, tools: tools}).Library(), (&UserTools{Deps: d}).Library()}
+	funcs := maps.Clone(tools)
+	for alias, name := range aliases {
+		funcs[alias] = tools[name]
+	}
+	return []runtime.Library{{Name: LibraryName, Funcs: funcs}, (&Dispatch{Deps: d, tools: tools, goTools: goTools}).Library(), (&UserTools{Deps: d}).Library()}
 }
+
+// aliases are other names of built-in tools in the jido table, as seed 003's bridge
+// spells them: jido.mkdir_p("a/b") is jido.create_directory("a/b"). They are Lua names
+// only: jido.call, the catalogue and the events know the tool by its own name.
+var aliases = map[string]string{"mkdir_p": "create_directory"}
+
+// Aliases returns the other names of built-in tools in the jido table, each with the
+// tool it names.
+func Aliases() map[string]string { return maps.Clone(aliases) }
 
 // luaTool adapts built-in tool t to a Lua function: it takes one table of arguments and
 // returns the result table, or nil and an error table {type, message, details, recovery}.

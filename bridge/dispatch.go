@@ -4,6 +4,9 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/jido-run/jido/profile"
+	"github.com/jido-run/jido/tools/builtin"
+
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/tools/definitions"
 	lua "github.com/yuin/gopher-lua"
@@ -13,7 +16,8 @@ import (
 // through the same validation as a direct jido.<tool>(args) call, or a user's Lua tool.
 type Dispatch struct {
 	Deps
-	tools map[string]lua.LGFunction
+	tools   map[string]lua.LGFunction
+	goTools map[string]*builtin.Tool // the same tools, for calls in a profile's dialect
 }
 
 // Library exposes jido.call.
@@ -23,6 +27,10 @@ func (d *Dispatch) Library() runtime.Library {
 
 func (d *Dispatch) call(L *lua.LState) int {
 	name := L.CheckString(1)
+	if !d.Profile.Canonical() && !d.ownTool(name) {
+		L.Remove(1)
+		return d.callDialect(L, name)
+	}
 	fn, ok := d.tools[name]
 	if !ok {
 		if ut, ok := d.userTool(name); ok {
@@ -37,4 +45,58 @@ func (d *Dispatch) call(L *lua.LState) int {
 	}
 	L.Remove(1) // the tool function sees its arguments table as argument 1
 	return fn(L)
+}
+
+// ownTool reports whether name is a user's or an embedder's tool, which every profile
+// offers under its own name.
+func (d *Dispatch) ownTool(name string) bool {
+	if _, ok := d.userTool(name); ok {
+		return true
+	}
+	return slices.ContainsFunc(d.GoTools, func(t *builtin.Tool) bool { return t.Def.Name == name })
+}
+
+// callDialect runs jido.call(name, args) in the session's profile: the call is mapped to
+// its canonical tool, run like a direct call (or on the plan overlay), and its result or
+// error mapped back. The arguments table is at index 1.
+func (d *Dispatch) callDialect(L *lua.LState, name string) int {
+	t, ok := d.Profile.Lookup(name)
+	var ran *profile.Tool // the tool whose canonical call failed: its error speaks the dialect's names
+	fail := func(terr *definitions.ToolError) int {
+		terr, _ = d.Profile.Error(ran, terr)
+		L.Push(lua.LNil)
+		L.Push(runtime.ToLua(L, terr))
+		return 2
+	}
+	if !ok {
+		return fail(d.Profile.Unknown(name))
+	}
+	args, terr := tableArgs(L, 1, d.Limits)
+	if terr != nil {
+		return fail(terr)
+	}
+	c, terr := d.Profile.Map(t, args)
+	if terr != nil {
+		return fail(terr)
+	}
+	var res any
+	switch tool, ok := d.goTools[c.Name]; {
+	case t.OnPlan && d.PlanCall == nil:
+		return fail(definitions.NewError(definitions.InternalError, "%s needs the session's plan, which this session has not", name))
+	case t.OnPlan:
+		res, terr = d.PlanCall(L.Context(), c.Name, c.Canon)
+	case !ok:
+		return fail(definitions.NewError(definitions.InternalError, "%s maps to %s, which this session has not", name, c.Name))
+	default:
+		done := d.observe(c.Name, c.Canon)
+		res, terr = tool.Run(L.Context(), d.Tools, c.Canon)
+		done(res, terr)
+	}
+	if terr != nil {
+		ran = t
+		return fail(terr)
+	}
+	c.Result = res
+	runtime.PushResult(L, d.Profile.Result(c))
+	return 1
 }

@@ -34,6 +34,11 @@ func TestPositionalCalls(t *testing.T) {
 		{`local r, e = jido.read_file("a.txt", "more") return e.message`, "read_file takes at most 1 arguments by position (path), then a table of the others"},
 		{`local r, e = jido.read_file("a.txt", {path = "b"}) return e.message`, "read_file: `path` is given by position and by name"},
 		{`local r, e = jido.undo("x") return e`, "raises"},
+		{`local r = jido.mkdir_p("d/e/f") return tostring(r.created) .. " " .. r.path`, "true d/e/f"},
+		{`return jido.mkdir_p("d/e", {dry_run = true}).created`, "false"},
+		{`return jido.create_directory("d/e/f").created`, "false"},
+		{`local r, e = jido.mkdir_p("a.txt") return e.type`, "conflict-error"},
+		{`local r, e = jido.call("mkdir_p", {path = "x"}) return e.type`, "validation-error"},
 	} {
 		vals, err := vm.Call(t.Context(), "test", c.src)
 		if c.want == "raises" {

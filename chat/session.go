@@ -24,6 +24,10 @@ const MaxResultChars = 30000
 // result as JSON capped to MaxResultChars. The session can be replaced under it (entering
 // or leaving plan mode) while the agent keeps the executor.
 type Executor struct {
+	// Canonical runs the calls in jido's own tool names whatever the session's profile
+	// (manager.Session.CallCanonical): the offline interpreter plans in them.
+	Canonical bool
+
 	mu sync.Mutex
 	s  *manager.Session
 }
@@ -49,17 +53,19 @@ func (e *Executor) Swap(s *manager.Session) *manager.Session {
 
 // Execute implements agent.Executor.
 func (e *Executor) Execute(ctx context.Context, call agent.ToolCall) agent.ToolResult {
-	return agentResult(call, e.Session().Call(ctx, manager.ToolCall{ID: call.ID, Name: call.Name, Args: call.Args}))
+	mc := manager.ToolCall{ID: call.ID, Name: call.Name, Args: call.Args, Meta: manager.CallMeta{Timeout: call.Meta.Timeout, Cwd: call.Meta.Cwd}}
+	if e.Canonical {
+		return agentResult(call, e.Session().CallCanonical(ctx, mc))
+	}
+	return agentResult(call, e.Session().Call(ctx, mc))
 }
 
 // agentResult is what the agent gets of a call's result: its JSON, capped, and its
 // outcome in a few words when its type says it (definitions.Outcomer).
 func agentResult(call agent.ToolCall, res manager.ToolResult) agent.ToolResult {
 	out := agent.ToolResult{CallID: call.ID, Name: call.Name, OK: res.OK}
-	var v any = res.Result
-	if !res.OK {
-		v = res.Error
-	} else {
+	v := res.Payload()
+	if res.OK {
 		out.Outcome = outcomeOf(res.Result)
 	}
 	content, err := json.Marshal(v)

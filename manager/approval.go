@@ -89,7 +89,7 @@ func (m *Manager) sessionGate(p *project, o sessionOptions) (*policyGate, error)
 	engine := p.perms
 	role := cmp.Or(o.role, m.cfg.Role)
 	if engine == nil {
-		if o.mode == "" && role == "" {
+		if o.mode == "" && role == "" && o.tools == nil {
 			return nil, nil
 		}
 		engine = policy.New(policy.ModeYolo)
@@ -103,7 +103,13 @@ func (m *Manager) sessionGate(p *project, o sessionOptions) (*policyGate, error)
 	if g.approver == nil {
 		g.approver = m.cfg.Approver
 	}
-	if role != "" {
+	switch {
+	case o.tools != nil: // a forge planner: its parent's plan tools
+		g.tools = o.tools
+	case role == "":
+	case o.profile.HasRole(role):
+		g.tools = o.profile.RoleTools(role, false)
+	default:
 		tools, ok := engine.Role(role)
 		if !ok {
 			return nil, unknownRole(role)
@@ -115,7 +121,7 @@ func (m *Manager) sessionGate(p *project, o sessionOptions) (*policyGate, error)
 
 // unknownRole is the error for a role no config defines.
 func unknownRole(role string) error {
-	return fmt.Errorf("unknown role %q (built in: reader, editor, runner, full)", role)
+	return fmt.Errorf("unknown role %q (built in: reader, editor, runner, full; the forge profile's: captain, type1, type2, type3, refinery, executor)", role)
 }
 
 // Check implements builtin.Gate.

@@ -229,19 +229,20 @@ func TestDenyCoversEveryMutatingTool(t *testing.T) {
 	s := testSession(t, Config{Root: root, Permissions: engine, Yes: true, JournalDir: t.TempDir()})
 	before := treeHash(t, root)
 	calls := map[string]string{
-		"write_file":  `{path="a.txt", content="x"}`,
-		"edit_file":   `{path="a.txt", old_string="old", new_string="new"}`,
-		"edit_region": `{path="a.txt", start_line=1, end_line=1, new_content="x"}`,
-		"multi_edit":  `{path="a.txt", edits={{old_string="old", new_string="new"}}}`,
-		"delete_file": `{path="a.txt"}`,
-		"move_file":   `{source="a.txt", destination="b.txt"}`,
-		"run_shell":   `{command="rm a.txt; touch c.txt"}`,
-		"run_tests":   `{}`,
-		"job_kill":    `{job_id="job-1"}`,
-		"undo":        `{}`,
-		"plan_apply":  `{}`,
-		"buffer_save": `{buffer_name="b", file_path="a.txt"}`,
-		"apply_patch": `{input="*** Begin Patch\n*** Delete File: a.txt\n*** End Patch"}`,
+		"write_file":       `{path="a.txt", content="x"}`,
+		"edit_file":        `{path="a.txt", old_string="old", new_string="new"}`,
+		"edit_region":      `{path="a.txt", start_line=1, end_line=1, new_content="x"}`,
+		"multi_edit":       `{path="a.txt", edits={{old_string="old", new_string="new"}}}`,
+		"delete_file":      `{path="a.txt"}`,
+		"create_directory": `{path="newdir"}`,
+		"move_file":        `{source="a.txt", destination="b.txt"}`,
+		"run_shell":        `{command="rm a.txt; touch c.txt"}`,
+		"run_tests":        `{}`,
+		"job_kill":         `{job_id="job-1"}`,
+		"undo":             `{}`,
+		"plan_apply":       `{}`,
+		"buffer_save":      `{buffer_name="b", file_path="a.txt"}`,
+		"apply_patch":      `{input="*** Begin Patch\n*** Delete File: a.txt\n*** End Patch"}`,
 	}
 	for _, tool := range definitions.All() {
 		if tool.ReadOnly {

@@ -2,6 +2,7 @@ package manager
 
 import (
 	"bytes"
+	"github.com/jido-run/jido/profile"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,6 +104,39 @@ func readNumbered(path string) (string, error) {
 }
 
 // BenchmarkEvalReturn1 measures the smallest snippet through Session.Eval.
+// BenchmarkProfileRead reads 4 KiB through jido's read_file and through each profile's
+// read (Claude's Read, forj's read_file, forge's read with a range): the difference is what
+// a profile's mapping costs a call (the target: at most 2 µs).
+func BenchmarkProfileRead(b *testing.B) {
+	root := b.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "f.txt"), []byte(fourKiB), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		profile string
+		call    ToolCall
+	}{
+		{"jido", ToolCall{Name: "read_file", Args: map[string]any{"path": "f.txt"}}},
+		{"claude", ToolCall{Name: "Read", Args: map[string]any{"file_path": "f.txt"}}},
+		{"forj", ToolCall{Name: "read_file", Args: map[string]any{"path": "f.txt", "max_bytes": 65536.0}}},
+		{"forge", ToolCall{Name: "read", Args: map[string]any{"path": "f.txt", "range": []any{1.0, 80.0}}}},
+	} {
+		b.Run(tc.profile, func(b *testing.B) {
+			p, err := profile.Get(tc.profile)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := testSession(b, Config{Root: root, Profile: p})
+			b.ReportAllocs()
+			for b.Loop() {
+				if res := s.Call(b.Context(), tc.call); !res.OK {
+					b.Fatal(res.Error)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkEvalReturn1(b *testing.B) {
 	s := testSession(b, Config{Root: b.TempDir()})
 	b.ReportAllocs()

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/profile"
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/builtin"
@@ -74,6 +75,9 @@ type Config struct {
 	Approver    Approver
 	Yes         bool
 	Role        string
+	// Profile is the dialect sessions speak unless WithProfile names another (nil: jido's
+	// own names and shapes). A role the profile defines (forge's) is taken from it.
+	Profile *profile.Profile
 	// JournalDir keeps the before-state of every change set on Root, for undo (journal.Dir
 	// gives the user's default for a root); "" keeps no journal.
 	JournalDir string
@@ -119,10 +123,11 @@ type Manager struct {
 // New opens the default project root (and, if asked, sweeps temp files left by
 // interrupted writes, and rolls back a change set a crash interrupted).
 func New(cfg Config) (*Manager, error) {
-	if cfg.Role != "" && cfg.Permissions == nil {
+	switch {
+	case cfg.Role == "" || cfg.Profile.HasRole(cfg.Role):
+	case cfg.Permissions == nil:
 		return nil, fmt.Errorf("a role needs a policy (Config.Permissions): roles are defined there")
-	}
-	if cfg.Role != "" {
+	default:
 		if _, ok := cfg.Permissions.Role(cfg.Role); !ok {
 			return nil, unknownRole(cfg.Role)
 		}
@@ -202,7 +207,7 @@ func (m *Manager) Sessions() []string {
 // open is refused with ErrSessionExists. In plan mode (the session's mode now), every tool
 // acts on an empty plan of the session's own.
 func (m *Manager) Open(_ context.Context, id string, opts ...SessionOption) (*Session, error) {
-	var o sessionOptions
+	o := sessionOptions{profile: m.cfg.Profile, role: m.cfg.Role}
 	for _, opt := range opts {
 		opt(&o)
 	}

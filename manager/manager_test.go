@@ -33,6 +33,12 @@ func TestEveryToolIsComplete(t *testing.T) {
 	}
 	delete(funcs, "call") // jido.call runs any tool by name
 	delete(funcs, "tool") // jido.tool declares a user tool
+	// Aliases (jido.mkdir_p, seed 003's create_directory) are other names of declared tools.
+	for alias, name := range bridge.Aliases() {
+		assert.True(t, funcs[alias], "alias %s has no bridge function", alias)
+		assert.Contains(t, definitions.Names(), name, "alias %s names no tool", alias)
+		delete(funcs, alias)
+	}
 	assert.ElementsMatch(t, definitions.Names(), slices.Collect(maps.Keys(funcs)), "every bridge function is a declared tool")
 }
 

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/profile"
 	"github.com/jido-run/jido/runtime"
 )
 
@@ -18,6 +19,10 @@ type sessionOptions struct {
 	approver Approver
 	events   io.Writer
 	limits   *runtime.Limits
+	profile  *profile.Profile
+	// For a forge planner: the canonical tools its gate allows, and that it holds a plan.
+	tools []string
+	plan  bool
 }
 
 // WithRoot opens the session on another project root (Config.OpenRoot sets it up).
@@ -38,3 +43,8 @@ func WithEvents(w io.Writer) SessionOption { return func(o *sessionOptions) { o.
 
 // WithLimits sets the session's per-call Lua limits (zero fields: defaults).
 func WithLimits(l runtime.Limits) SessionOption { return func(o *sessionOptions) { o.limits = &l } }
+
+// WithProfile makes the session speak a dialect (profile.Get): its calls name the
+// profile's tools with the profile's arguments, and get the profile's results and errors.
+// A role the profile defines (forge's captain, type1, ...) limits its tools.
+func WithProfile(p *profile.Profile) SessionOption { return func(o *sessionOptions) { o.profile = p } }

@@ -39,6 +39,10 @@ type ToolCall struct {
 // CallMeta carries per-call settings.
 type CallMeta struct {
 	Timeout float64 `json:"timeout,omitempty"` // seconds; 0: the session's default
+	// Cwd is the call's working directory, a directory inside the root ("" or ".": the
+	// root): the relative paths the call names are resolved against it (results still
+	// name root-relative paths), and commands run in it unless they name their own.
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // ToolResult is the outcome of a ToolCall: a result, or a structured error.
@@ -51,10 +55,22 @@ type ToolResult struct {
 	OK   bool   `json:"ok"`
 	// Result is, for a built-in tool, a pointer to its result type (builtin.ResultType:
 	// *definitions.ReadFileResult for read_file); for a user's Lua tool, the value as JSON
-	// decodes it (map[string]any, []any, string, float64, bool).
+	// decodes it (map[string]any, []any, string, float64, bool); in a session with a
+	// profile, the profile's shape of it (and, for a failed call, the profile's envelope of
+	// the error, if it has one).
 	Result any                    `json:"result,omitempty"`
 	Error  *definitions.ToolError `json:"error,omitempty"`
 	Note   string                 `json:"note,omitempty"` // what was cut to keep Result within Config.MaxResultBytes
+}
+
+// Payload is what the caller's client is shown of the call: Result, or for a failed call
+// its Error, unless the session's profile wraps errors in an envelope of its own (seed
+// 001's {status: "error", ...}), which Result then holds.
+func (r ToolResult) Payload() any {
+	if r.OK || r.Result != nil {
+		return r.Result
+	}
+	return r.Error
 }
 
 // ResultAs returns a built-in tool's result as its type R (definitions.ReadFileResult for
@@ -92,6 +108,7 @@ type Session struct {
 	board  *tasks.Board  // the session's todos and tasks
 	gate   *policyGate   // nil without a policy: every call runs
 	events *eventLog     // the session's own event sink (WithEvents), besides the manager's
+	dialect
 
 	busy     atomic.Int32 // calls in progress or waiting for the session
 	lastUsed atomic.Int64 // unix nanoseconds of the last call's end (or Open)
@@ -119,7 +136,7 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	reads := builtin.NewReadLog()
 	sh := shell.NewLazy(p.shell)
 	var pl *plan.Overlay
-	if gate != nil && gate.engine.Mode() == policy.ModePlan {
+	if o.plan || gate != nil && gate.engine.Mode() == policy.ModePlan {
 		pl = plan.New(p.root)
 	}
 	board := tasks.New()
@@ -129,11 +146,17 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	if gate != nil {
 		deps.Tools.Gate = gate
 	}
+	if !o.profile.Canonical() {
+		deps.Profile, deps.PlanCall = o.profile, func(ctx context.Context, tool string, args map[string]any) (any, *definitions.ToolError) {
+			return s.planCall(ctx, tool, args)
+		}
+	}
 	vm, err := runtime.New(runtime.Options{Limits: limits, Libraries: bridge.Libraries(deps)})
 	if err != nil {
 		return nil, err
 	}
 	s = &Session{id: id, m: m, p: p, vm: vm, shell: sh, plan: pl, gate: gate, board: board, events: newEventLog(o.events)}
+	s.dialect.init(o)
 	s.lastUsed.Store(time.Now().UnixNano())
 	if gate != nil {
 		gate.record = func(e Event) { // runs inside a call, under s.mu
@@ -153,13 +176,30 @@ func (s *Session) Board() *tasks.Board { return s.board }
 // tools its mode cannot run (the plan tools outside plan mode; programs, jobs and undo in
 // it). A tool left out by the role is also refused if called; one left out by the mode
 // fails with a clear error.
+//
+// In a session with a profile, the built-in tools are the profile's (CanonicalTools lists
+// jido's own).
 func (s *Session) Tools() []*definitions.Tool {
+	if !s.speaks() {
+		return s.CanonicalTools()
+	}
+	return s.withOwnTools(s.dialectTools())
+}
+
+// CanonicalTools returns the tools Tools lists in a session without a profile: those
+// CallCanonical runs.
+func (s *Session) CanonicalTools() []*definitions.Tool {
 	var out []*definitions.Tool
 	for _, t := range definitions.All() {
 		if s.roleHas(t.Name) && s.modeRuns(t.Name) {
 			out = append(out, t)
 		}
 	}
+	return s.withOwnTools(out)
+}
+
+// withOwnTools adds the embedder's and the project's own tools to out, and sorts it.
+func (s *Session) withOwnTools(out []*definitions.Tool) []*definitions.Tool {
 	for _, t := range s.m.cfg.Tools {
 		if s.roleHas(t.Def.Name) && s.modeRuns(t.Def.Name) {
 			out = append(out, t.Def)
@@ -201,7 +241,19 @@ func (s *Session) modeRuns(tool string) bool {
 func (s *Session) ID() string { return s.id }
 
 // Call runs one tool call: its snippet in the session VM, with the arguments as a Lua table.
+// In a session with a profile (WithProfile), the call names the profile's tool with its
+// arguments, and the result and error take the profile's shapes.
 func (s *Session) Call(ctx context.Context, call ToolCall) ToolResult {
+	if s.speaks() && !s.ownTool(call.Name) {
+		return s.callDialect(ctx, call)
+	}
+	return s.CallCanonical(ctx, call)
+}
+
+// CallCanonical runs a call of one of jido's own tools (or a user's or embedder's tool),
+// whatever profile the session speaks: for a client of the session that plans in jido's
+// names, like the offline interpreter.
+func (s *Session) CallCanonical(ctx context.Context, call ToolCall) ToolResult {
 	ctx, done, terr := s.enter(ctx)
 	if terr != nil {
 		return ToolResult{ID: call.ID, Name: call.Name, Error: terr}
@@ -291,6 +343,13 @@ func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.Too
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(call.Meta.Timeout*float64(time.Second)))
 		defer cancel()
 	}
+	if call.Meta.Cwd != "" {
+		dir, terr := s.callDir(call.Meta.Cwd)
+		if terr != nil {
+			return nil, terr
+		}
+		ctx = builtin.WithCallDir(ctx, dir)
+	}
 	args := call.Args
 	if args == nil {
 		args = map[string]any{}
@@ -332,6 +391,9 @@ func (s *Session) script(name string) (string, *definitions.ToolError) {
 	}
 	for _, t := range s.p.tools.Current().Tools() {
 		names = append(names, t.Def.Name)
+	}
+	if e := s.Profile().Unknown(name); e.Details["profiles"] != nil {
+		return "", e // a tool of another profile: say which, and jido's name for it
 	}
 	return "", definitions.UnknownTool(name, names)
 }
@@ -417,6 +479,7 @@ func (s *Session) Close() error {
 // holds s.mu and then calls m.forget.
 func (s *Session) closeLocked() error {
 	s.closed = true
+	s.closePlanner()
 	s.shell.Close()
 	err := s.vm.Close()
 	s.emit(Event{Event: "session.close", Session: s.id})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/profile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
@@ -21,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/t
 
 // TestToolCases runs every testdata/tools/*.txtar case: the files under tree/ make the project
 // (in order, each one second newer than the one before), mode (if any) is the session's
-// policy mode (with every ask approved), each line of calls is a ToolCall (or a "!write"
+// policy mode (with every ask approved), profile and role (if any) the session's profile and
+// role, each line of calls is a ToolCall (or a "!write"
 // that changes a file behind the session's back, or a "!disk" that shows a file on disk; a
 // change_id "!N" names the N-th change set of the case),
 // want holds one normalized ToolResult per call, after/ files must have these contents, and each
@@ -61,6 +63,12 @@ func runToolCase(t *testing.T, file string) {
 		require.NoError(t, err)
 		opts.Permissions, opts.Yes = policy.New(m), true
 	}
+	if name := strings.TrimSpace(sections["profile"]); name != "" {
+		p, err := profile.Get(name)
+		require.NoError(t, err)
+		opts.Profile = p
+	}
+	opts.Role = strings.TrimSpace(sections["role"])
 	s := testSession(t, opts)
 
 	var got bytes.Buffer
@@ -91,7 +99,7 @@ func runToolCase(t *testing.T, file string) {
 		if res.OK && res.Decode(&fields) == nil && fields["change_id"] != nil {
 			changeIDs = append(changeIDs, fields["change_id"].(string))
 		}
-		got.WriteString(normalize(t, res) + "\n")
+		got.WriteString(strings.ReplaceAll(normalize(t, res), s.Root(), "$ROOT") + "\n")
 	}
 	if *update {
 		writeSection(t, file, ar, "want", got.String())
@@ -117,7 +125,7 @@ func normalize(t *testing.T, res ToolResult) string {
 	require.NoError(t, err)
 	var v any
 	require.NoError(t, json.Unmarshal(raw, &v))
-	dropKeys(v, "mtime", "id", "files_searched", "change_id", "backup_path", "duration_ms", "sandbox", "undo_id") // how many files a search read before it had enough varies
+	dropKeys(v, "mtime", "id", "files_searched", "change_id", "backup_path", "duration_ms", "sandbox", "undo_id", "created_at", "updated_at", "duration_seconds") // how many files a search read before it had enough varies
 	out, err := json.Marshal(v)
 	require.NoError(t, err)
 	return string(out)

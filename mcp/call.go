@@ -68,15 +68,21 @@ func asToolError(err error) *definitions.ToolError {
 
 // toolResult is the MCP form of a tool's result: its JSON as structured content and as
 // one text content, or the error's JSON with isError.
+// A profile's text result (Claude Code's) is the text itself, and a profile's error
+// envelope (seed 001's) is the error's content.
 func toolResult(res manager.ToolResult) *sdk.CallToolResult {
-	if !res.OK {
-		return errorResult(res.Error)
+	v := res.Payload()
+	if te, ok := v.(*definitions.ToolError); ok {
+		return errorResult(te)
 	}
-	data, err := encode(res.Result)
+	if text, ok := v.(string); ok {
+		return &sdk.CallToolResult{IsError: !res.OK, Content: []sdk.Content{&sdk.TextContent{Text: text}}}
+	}
+	data, err := encode(v)
 	if err != nil {
 		return errorResult(definitions.NewError(definitions.InternalError, "%s: encoding the result: %v", res.Name, err))
 	}
-	out := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(data)}}}
+	out := &sdk.CallToolResult{IsError: !res.OK, Content: []sdk.Content{&sdk.TextContent{Text: string(data)}}}
 	if bytes.HasPrefix(data, []byte("{")) { // structured content is an object (a user tool may return a list)
 		out.StructuredContent = json.RawMessage(data)
 	}

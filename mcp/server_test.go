@@ -15,6 +15,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/profile"
 	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/tools/export"
@@ -110,6 +111,9 @@ func TestEveryBuiltinToolMatchesItsOutputSchema(t *testing.T) {
 		{"move_file", fixed(map[string]any{"source": "new.txt", "destination": "moved.txt"})},
 		{"delete_file", fixed(map[string]any{"path": "moved.txt", "dry_run": true})},
 		{"delete_file", fixed(map[string]any{"path": "moved.txt"})},
+		{"create_directory", fixed(map[string]any{"path": "made/deep", "dry_run": true})},
+		{"create_directory", fixed(map[string]any{"path": "made/deep"})},
+		{"create_directory", fixed(map[string]any{"path": "made"})},
 		{"run_shell", fixed(map[string]any{"command": "echo hi; echo there >&2"})},
 		{"run_shell", fixed(map[string]any{"command": "rm -rf src", "dry_run": true})},
 		{"run_shell", fixed(map[string]any{"command": "sleep 30", "background": true})},
@@ -527,4 +531,33 @@ func TestRunAnswersTheLastCallBeforeItEnds(t *testing.T) {
 		t.Fatal("Run did not return")
 	}
 	require.NoError(t, cs.Wait(), "the session ended")
+}
+
+// TestProfiles serves a profile's dialect: its tools, with no output schema where the
+// profile reshapes the result (forj's read_file is not jido's), Claude Code's text results
+// as text, and seed 001's error envelope as the error's content.
+func TestProfiles(t *testing.T) {
+	srv, _ := newServer(t, manager.Config{Profile: profile.Forj}, Options{}, map[string]string{"a.txt": "x\n"})
+	cs := connect(t, srv, nil)
+	tools := listTools(t, cs)
+	assert.Contains(t, tools, "edit_region")
+	assert.NotContains(t, tools, "edit_file", "not a forj tool")
+	assert.Nil(t, tools["read_file"].OutputSchema, "forj's read_file result is not jido's")
+	res := ok(t, call(t, cs, "read_file", map[string]any{"path": "a.txt", "unknown": 1}))
+	assert.Equal(t, "x\n", res["content"], "raw content, unknown fields ignored")
+	e := toolError(t, call(t, cs, "read_file", map[string]any{"path": "../x"}))
+	assert.Equal(t, definitions.ValidationError, e["type"], "forj: a sandbox violation is a validation-error")
+
+	srv, _ = newServer(t, manager.Config{Profile: profile.Claude}, Options{}, map[string]string{"a.txt": "x\n"})
+	cs = connect(t, srv, nil)
+	r := call(t, cs, "Read", map[string]any{"file_path": "a.txt"})
+	require.False(t, r.IsError, text(t, r))
+	assert.Equal(t, "     1\tx\n", text(t, r), "a text result is the text")
+	assert.Nil(t, r.StructuredContent)
+
+	srv, _ = newServer(t, manager.Config{Profile: profile.Emacs}, Options{}, nil)
+	cs = connect(t, srv, nil)
+	r = call(t, cs, "file_read", map[string]any{"file_path": "missing.txt"})
+	assert.True(t, r.IsError)
+	assert.JSONEq(t, `{"status":"error","error":"open missing.txt: file does not exist","details":"file-error: Check the path with list_dir or glob"}`, text(t, r))
 }

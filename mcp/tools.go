@@ -15,11 +15,14 @@ import (
 
 // mcpTool is the MCP form of t: export.MCPTool's name, description, input schema and
 // annotations, plus the output schema of a built-in tool's result. A tool whose result has
-// no declared type (a user's Lua tool) has no output schema.
+// no declared type (a user's Lua tool, a profile's tool, whose result the profile reshapes)
+// has no output schema.
 func mcpTool(t *definitions.Tool) *sdk.Tool {
 	mt := export.MCPTool(t)
-	if typ, ok := builtin.ResultType(t.Name); ok {
-		mt.OutputSchema = outputSchema(typ)
+	if builtinTool, ok := definitions.Lookup(t.Name); ok && builtinTool == t {
+		if typ, ok := builtin.ResultType(t.Name); ok {
+			mt.OutputSchema = outputSchema(typ)
+		}
 	}
 	return mt
 }

@@ -24,11 +24,14 @@ import (
 
 // fileConfig is the shape of a config file.
 type fileConfig struct {
-	Mode  *string             `toml:"mode"`
-	Allow []tomlRule          `toml:"allow"`
-	Ask   []tomlRule          `toml:"ask"`
-	Deny  []tomlRule          `toml:"deny"`
-	Roles map[string]tomlRole `toml:"roles"`
+	Mode *string `toml:"mode"`
+	// Profile is the dialect sessions speak (package profile): `profile = "claude"`. It
+	// renames and reshapes, and grants nothing, so a project's applies before trust.
+	Profile *string             `toml:"profile"`
+	Allow   []tomlRule          `toml:"allow"`
+	Ask     []tomlRule          `toml:"ask"`
+	Deny    []tomlRule          `toml:"deny"`
+	Roles   map[string]tomlRole `toml:"roles"`
 	// Protected adds doublestar globs of paths that neither the file tools nor commands
 	// may change to jido's defaults (security.DefaultProtected): top-level
 	// `protected = ["deploy/**", "Makefile"]`, relative to the project root, matched
@@ -72,6 +75,7 @@ type parsedRule struct {
 type parsedConfig struct {
 	mode      Mode
 	hasMode   bool
+	profile   *string
 	rules     []parsedRule // in document order
 	roles     map[string][]string
 	protected []string
@@ -107,6 +111,7 @@ func parseConfig(name string, data []byte) (*parsedConfig, error) {
 		}
 		pc.mode, pc.hasMode = m, true
 	}
+	pc.profile = fc.Profile
 	for _, group := range []struct {
 		action Action
 		rules  []tomlRule
@@ -429,6 +434,9 @@ func (e *Engine) loadBytes(scope Scope, name string, data []byte) error {
 		e.mode = pc.mode
 	}
 	e.protected = append(e.protected, pc.protected...) // it only adds protection: applied untrusted too
+	if pc.profile != nil {
+		e.profile = *pc.profile // names and shapes only: applied untrusted too
+	}
 	for role, tools := range pc.roles {
 		if guarded {
 			e.ignored = append(e.ignored, fmt.Sprintf("%s: [roles.%s]", name, role))

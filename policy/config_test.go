@@ -115,7 +115,7 @@ func TestRoles(t *testing.T) {
 	assert.ElementsMatch(t, []string{"read_file", "list_dir", "list_files", "glob", "search", "file_exists", "todo_write", "task",
 		"buffer_create", "buffer_append", "buffer_edit", "buffer_get_content", "buffer_list", "goto_line", "search_in_buffer", "current_directory"}, reader)
 	editor, _ := e.Role("editor")
-	assert.ElementsMatch(t, append(append([]string{}, reader...), "write_file", "edit_file", "edit_region", "multi_edit", "apply_patch", "delete_file", "move_file", "buffer_save", "plan_diff", "plan_apply", "plan_discard"), editor)
+	assert.ElementsMatch(t, append(append([]string{}, reader...), "write_file", "edit_file", "edit_region", "multi_edit", "apply_patch", "delete_file", "create_directory", "move_file", "buffer_save", "plan_diff", "plan_apply", "plan_discard"), editor)
 	runner, _ := e.Role("runner")
 	assert.ElementsMatch(t, append(append([]string{}, reader...), "run_shell", "job_output", "job_kill", "run_tests"), runner)
 	full, ok := e.Role("full")
@@ -575,4 +575,24 @@ func TestTrustRecordsWhatWasRead(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, ModeAutoEdit, e.Mode(), "jido's own append stays trusted")
 	assert.Len(t, e.Rules(), 1)
+}
+
+// TestProfileKey reads `profile = "..."`: the project's over the user's, untrusted too
+// (it names a dialect and grants nothing); a fork sees its parent's.
+func TestProfileKey(t *testing.T) {
+	dir := t.TempDir()
+	user, proj := filepath.Join(dir, "user.toml"), filepath.Join(dir, "p", "jido.toml")
+	writeText(t, user, "profile = \"forj\"\n")
+	e, err := Load(user, proj)
+	require.NoError(t, err)
+	assert.Equal(t, "forj", e.Profile(), "the user's")
+	writeText(t, proj, "profile = \"claude\"\n")
+	e, err = LoadWithTrust(user, proj, filepath.Join(dir, "trust"))
+	require.NoError(t, err)
+	assert.Equal(t, "claude", e.Profile(), "the project's, untrusted")
+	assert.Equal(t, "claude", e.Fork(ModePlan).Profile())
+
+	writeText(t, proj, "profile = 3\n")
+	_, err = Load(user, proj)
+	require.Error(t, err, "a profile that is not a string")
 }

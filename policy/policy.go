@@ -198,6 +198,17 @@ type Engine struct {
 	ignored   []string
 	// protected are the config files' protected globs (root-relative).
 	protected []string
+	profile   string // the config's profile = "..." ("" when none sets it)
+}
+
+// Profile is the profile the config files name (the project's over the user's), or "".
+func (e *Engine) Profile() string {
+	if e.parent != nil {
+		return e.parent.Profile()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.profile
 }
 
 // New returns an engine in mode with no rules and the default roles.

@@ -22,7 +22,8 @@ const (
 func isFence(line, fence string) bool { return strings.Trim(line, blanks) == fence }
 
 // Parse finds the calls of a reply: every ```tool-call block, in order, each holding one
-// JSON object {"id", "name", "args"} (other fields are ignored). It never fails: a block
+// JSON object {"id", "name", "args", "meta"} (other fields are ignored; meta's cwd and
+// timeout are read). It never fails: a block
 // that cannot be understood becomes a call with Invalid set (named "invalid" when it has
 // no name), so that the model is told what was wrong. A block left open at the end counts
 // when its JSON is complete. Calls without an id get "call-N", N counting blocks from 1.
@@ -86,7 +87,36 @@ func parseCall(body string, n int, open bool) agent.ToolCall {
 			return invalid(`"args" must be a JSON object, got %s`, kind(args))
 		}
 	}
+	if meta, ok := obj["meta"]; ok && string(meta) != "null" {
+		if msg := parseMeta(meta, &call.Meta); msg != "" {
+			call.Args, call.Meta = nil, agent.CallMeta{}
+			return invalid("%s", msg)
+		}
+	}
 	return call
+}
+
+// parseMeta reads a call's "meta" object {"cwd", "timeout"} into m (other fields are
+// ignored); it returns what is wrong with it, or "".
+func parseMeta(raw json.RawMessage, m *agent.CallMeta) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return fmt.Sprintf(`"meta" must be a JSON object, got %s`, kind(raw))
+	}
+	if v, ok := fields["cwd"]; ok && string(v) != "null" {
+		if json.Unmarshal(v, &m.Cwd) != nil {
+			return fmt.Sprintf(`"meta.cwd" must be a string (a directory inside the project root), got %s`, kind(v))
+		}
+	}
+	if v, ok := fields["timeout"]; ok && string(v) != "null" {
+		if json.Unmarshal(v, &m.Timeout) != nil {
+			return fmt.Sprintf(`"meta.timeout" must be a number of seconds, got %s`, kind(v))
+		}
+		if m.Timeout < 0 {
+			return fmt.Sprintf(`"meta.timeout" must be a positive number of seconds, got %s`, v)
+		}
+	}
+	return ""
 }
 
 // kind names the JSON type of a value for messages.
@@ -94,6 +124,8 @@ func kind(v json.RawMessage) string {
 	switch v[0] {
 	case '[':
 		return "an array"
+	case '{':
+		return "an object"
 	case '"':
 		return "a string"
 	case 't', 'f':

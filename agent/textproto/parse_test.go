@@ -93,9 +93,39 @@ func TestParse(t *testing.T) {
 			name: "extra fields, numeric id, null args",
 			text: "```tool-call\n{\"id\": 7, \"name\": \"read_file\", \"args\": null, \"meta\": {\"timeout\": 10}}\n```",
 			calls: []agent.ToolCall{
-				{ID: "7", Name: "read_file", Args: map[string]any{}},
+				{ID: "7", Name: "read_file", Args: map[string]any{}, Meta: agent.CallMeta{Timeout: 10}},
 			},
 			invalid: []string{""},
+		},
+		{
+			name: "meta read, its unknown fields ignored",
+			text: "```tool-call\n{\"name\": \"read_file\", \"args\": {\"path\": \"a.txt\"}, \"meta\": {\"cwd\": \"src\", \"timeout\": 2.5, \"trace\": true}}\n```\n" +
+				"```tool-call\n{\"name\": \"list_dir\", \"meta\": {\"cwd\": null}}\n```\n```tool-call\n{\"name\": \"list_dir\", \"meta\": null}\n```",
+			calls: []agent.ToolCall{
+				{ID: "call-1", Name: "read_file", Args: map[string]any{"path": "a.txt"}, Meta: agent.CallMeta{Cwd: "src", Timeout: 2.5}},
+				{ID: "call-2", Name: "list_dir", Args: map[string]any{}},
+				{ID: "call-3", Name: "list_dir", Args: map[string]any{}},
+			},
+			invalid: []string{"", "", ""},
+		},
+		{
+			name: "bad meta",
+			text: "```tool-call\n{\"name\": \"read_file\", \"meta\": [\"src\"]}\n```\n" +
+				"```tool-call\n{\"name\": \"read_file\", \"meta\": {\"cwd\": 7}}\n```\n" +
+				"```tool-call\n{\"name\": \"read_file\", \"meta\": {\"cwd\": {\"path\": \"src\"}}}\n```\n" +
+				"```tool-call\n{\"name\": \"read_file\", \"meta\": {\"timeout\": \"10s\"}}\n```\n" +
+				"```tool-call\n{\"name\": \"read_file\", \"meta\": {\"timeout\": -1}}\n```",
+			calls: []agent.ToolCall{
+				{ID: "call-1", Name: "read_file"}, {ID: "call-2", Name: "read_file"}, {ID: "call-3", Name: "read_file"},
+				{ID: "call-4", Name: "read_file"}, {ID: "call-5", Name: "read_file"},
+			},
+			invalid: []string{
+				`tool-call block 1: "meta" must be a JSON object, got an array`,
+				`"meta.cwd" must be a string (a directory inside the project root), got a number`,
+				`"meta.cwd" must be a string (a directory inside the project root), got an object`,
+				`"meta.timeout" must be a number of seconds, got a string`,
+				`"meta.timeout" must be a positive number of seconds, got -1`,
+			},
 		},
 		{
 			name:    "tool-result blocks are prose",

@@ -48,6 +48,7 @@ const protocol = "# Tools\n\n" +
 	callFence + "\n" + `{"id": "call-1", "name": "tool_name", "args": {"argument": "value"}}` + "\n" + closeFence + "\n\n" +
 	"- One call per block. To make several calls, write several blocks; they run in order once your message ends.\n" +
 	`- "args" is a JSON object matching the tool's parameters. "id" is optional; the result carries it.` + "\n" +
+	`- "meta" is optional: {"cwd": "src"} resolves the call's relative paths in that directory of the project, {"timeout": 30} bounds the call in seconds.` + "\n" +
 	"- After your calls, stop and wait: the results come in the next message, one " + resultFence + " block each, " +
 	`{"id", "name", "ok": true, "result"} or {"id", "name", "ok": false, "error": {"type", "message", "recovery"}}.` + "\n" +
 	"- Never write a tool-result block yourself. When you are done, answer in plain text without tool-call blocks.\n\n" +
@@ -113,7 +114,8 @@ func callJSON(c agent.ToolCall) []byte {
 		ID   string         `json:"id,omitempty"`
 		Name string         `json:"name"`
 		Args map[string]any `json:"args"`
-	}{c.ID, c.Name, args})
+		Meta agent.CallMeta `json:"meta,omitzero"`
+	}{c.ID, c.Name, args, c.Meta})
 }
 
 // compactJSON encodes decoded JSON on one line, leaving <, > and & as they are.

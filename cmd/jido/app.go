@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/profile"
 )
 
 // Exit codes shared by the subcommands.
@@ -28,16 +30,18 @@ const usage = `jido: a sandboxed tool runtime for coding agents
 Usage:
   jido chat [--root DIR] [--mode MODE] [--provider P] [--model M] [--base-url URL] [--text-protocol] [--resume FILE|last]
   jido ask [--root DIR] [--yes] [--json] [--provider P] [--model M] QUESTION
-  jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
+  jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--profile NAME] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
   jido eval [--root DIR] [--yes] [--mode MODE] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
   jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--events FILE]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--revoke ID]
   jido trust [--root DIR]
-  jido tools [--root DIR] [--tools DIR] [--format jsonschema|openai|gemini|anthropic|mcp]
+  jido tools [--root DIR] [--tools DIR] [--profile NAME] [--role ROLE] [--format jsonschema|openai|gemini|anthropic|mcp]
   jido version
 
-Flags come before the positional arguments. chat and ask use Gemini when GEMINI_API_KEY
+Flags come before the positional arguments. --profile NAME (every command that opens a
+session) speaks another system's dialect: jido (default), forj, jidocode, emacs, forge,
+claude or codex. chat and ask use Gemini when GEMINI_API_KEY
 is set, and answer offline with a rule-based interpreter otherwise. Every command that
 opens a session also takes --tools DIR (repeatable): Lua tools to load besides
 .jido/tools/ and ~/.config/jido/tools/.
@@ -86,6 +90,7 @@ type sessionFlags struct {
 	network bool
 	mode    string
 	role    string
+	profile string
 	tools   stringList // --tools DIRs of Lua tools, besides the user's and the project's
 }
 
@@ -102,7 +107,8 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.events, "events", "", "append NDJSON events to this file")
 	fs.BoolVar(&f.network, "allow-network", false, "let commands (run_shell, run_tests) reach the network")
 	fs.StringVar(&f.mode, "mode", "", "approval mode: default, auto-edit, yolo, plan, read-only (default: the config's, else default)")
-	fs.StringVar(&f.role, "role", "", "limit the session to a role's tools: reader, editor, runner, full, or one from the config")
+	fs.StringVar(&f.role, "role", "", "limit the session to a role's tools: reader, editor, runner, full, one from the config, or the profile's (forge: captain, type1, type2, type3, refinery, executor)")
+	fs.StringVar(&f.profile, "profile", "", "the dialect of tool names, arguments and results: "+strings.Join(profile.Names(), ", ")+" (default: the config's profile, else jido)")
 	fs.Var(&f.tools, "tools", "a directory of Lua tools (*.lua) to load too; repeatable")
 }
 
@@ -154,8 +160,12 @@ func (f *sessionFlags) openManager(approver manager.Approver, longLived bool) (*
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	prof, err := profile.Get(cmp.Or(f.profile, setup.Permissions.Profile()))
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	cfg := manager.Config{
-		Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Approver: approver,
+		Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Profile: prof, Approver: approver,
 		Permissions: setup.Permissions, JournalDir: setup.JournalDir, OpenRoot: f.rootSetup,
 		ToolDirs: append(userToolDirs(), f.tools...), SweepTemps: longLived,
 	}

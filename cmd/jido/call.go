@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
@@ -15,15 +16,23 @@ type callOptions struct {
 	sessionFlags
 	tool string
 	args string // JSON object, or "-" for standard input
+	meta manager.CallMeta
 }
 
 func parseCall(args []string, stderr io.Writer) (*callOptions, error) {
 	o := &callOptions{}
 	fs := newFlagSet("call", stderr)
 	o.register(fs)
+	fs.StringVar(&o.meta.Cwd, "cwd", "", "directory inside the root the call's relative paths are resolved against (meta.cwd)")
+	var timeout time.Duration
+	fs.DurationVar(&timeout, "timeout", 0, "deadline of the call, e.g. 30s (meta.timeout; default: the tool's own)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
+	if timeout < 0 {
+		return nil, fmt.Errorf("--timeout must be positive, got %v", timeout)
+	}
+	o.meta.Timeout = timeout.Seconds()
 	switch fs.NArg() {
 	case 1:
 		o.tool, o.args = fs.Arg(0), "{}"
@@ -56,7 +65,7 @@ func runCall(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return o.withSession("call", stderr, func(ctx context.Context, s *manager.Session) int {
-		res := s.Call(ctx, manager.ToolCall{Name: o.tool, Args: args})
+		res := s.Call(ctx, manager.ToolCall{Name: o.tool, Args: args, Meta: o.meta})
 		writeJSON(stdout, res)
 		if !res.OK {
 			return exitToolError

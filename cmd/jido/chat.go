@@ -13,9 +13,9 @@ import (
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/chat"
+	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tasks"
 	"github.com/jido-run/jido/termsafe"
-	"github.com/jido-run/jido/tools/definitions"
 	"github.com/peterh/liner"
 	"golang.org/x/term"
 )
@@ -28,9 +28,9 @@ type chatOptions struct {
 	resume     string // chat: a transcript to continue, or "last"
 	json       bool   // ask: print one JSON object
 	question   string // ask
-	// specs offers the session's tools to the provider (set by newAgent: with schemas,
-	// or names only for offline mode).
-	specs func([]*definitions.Tool) []agent.ToolSpec
+	// offer is what the provider is told of the session's tools (set by newAgent: the
+	// profile's with schemas, or jido's own names only for offline mode).
+	offer func(*manager.Session) []agent.ToolSpec
 }
 
 func parseChat(cmd string, args []string, stderr io.Writer) (*chatOptions, error) {
@@ -146,7 +146,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 	host := &chat.SessionHost{Manager: m, Policy: perms, Exec: exec, Started: time.Now()}
 	repl := &chat.REPL{Agent: a, Host: host, In: lines, Out: stdout, Color: color, Transcript: tr,
 		Banner: banner(a, notice, m.Root())}
-	a.ToolSource = func() []agent.ToolSpec { return o.specs(exec.Session().Tools()) }
+	a.ToolSource = func() []agent.ToolSpec { return o.offer(exec.Session()) }
 	approver.OnInterrupt = func() { repl.Interrupt() } // Ctrl-C at an approval stops the turn
 
 	sigs := make(chan os.Signal, 1)

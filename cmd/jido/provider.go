@@ -13,6 +13,7 @@ import (
 	"github.com/jido-run/jido/agent/offline"
 	"github.com/jido-run/jido/agent/openai"
 	"github.com/jido-run/jido/agent/textproto"
+	"github.com/jido-run/jido/chat"
 	"github.com/jido-run/jido/interpret"
 	"github.com/jido-run/jido/manager"
 )
@@ -42,7 +43,7 @@ const systemPrompt = `You are jido, a coding agent working in the project at %s.
 
 // newAgent builds the agent for the flags over the session's tools; notice is what the
 // user should be told once (offline mode).
-func (o *chatOptions) newAgent(ctx context.Context, exec agent.Executor, s *manager.Session) (*agent.Agent, string, error) {
+func (o *chatOptions) newAgent(ctx context.Context, exec *chat.Executor, s *manager.Session) (*agent.Agent, string, error) {
 	p, notice, err := o.providerFlags.open(ctx, s)
 	if err != nil {
 		return nil, "", err
@@ -50,15 +51,17 @@ func (o *chatOptions) newAgent(ctx context.Context, exec agent.Executor, s *mana
 	if o.textProtocol {
 		p = textproto.Wrap(p)
 	}
-	o.specs = agent.Specs
+	o.offer = func(s *manager.Session) []agent.ToolSpec { return agent.Specs(s.Tools()) }
 	if _, offline := p.(*offline.Provider); offline {
-		o.specs = agent.Names // the interpreter reads no schema
+		// The interpreter plans in jido's own names, whatever the profile, and reads no schema.
+		o.offer = func(s *manager.Session) []agent.ToolSpec { return agent.Names(s.CanonicalTools()) }
+		exec.Canonical = true
 	}
 	root, _ := os.Getwd()
 	if o.root != "." {
 		root = o.root
 	}
-	return &agent.Agent{Provider: p, Exec: exec, Tools: o.specs(s.Tools()), System: fmt.Sprintf(systemPrompt, root)}, notice, nil
+	return &agent.Agent{Provider: p, Exec: exec, Tools: o.offer(s), System: fmt.Sprintf(systemPrompt, root)}, notice, nil
 }
 
 // open builds the provider the flags name.
@@ -85,7 +88,7 @@ func (f *providerFlags) open(ctx context.Context, s *manager.Session) (agent.Pro
 		p, err := openai.New(openai.Config{BaseURL: cmp.Or(f.baseURL, os.Getenv("OPENAI_BASE_URL")), APIKey: os.Getenv("OPENAI_API_KEY"), Model: f.model})
 		return p, "", err
 	case "interpreter", "offline":
-		in := &interpret.Interpreter{Tools: s.Tools(), Budget: f.planTimeout}
+		in := &interpret.Interpreter{Tools: s.CanonicalTools(), Budget: f.planTimeout}
 		notice := "No GEMINI_API_KEY set: jido runs offline, answering with its rule-based interpreter (set GEMINI_API_KEY to chat with Gemini)."
 		if kind == "interpreter" {
 			if key == "" {

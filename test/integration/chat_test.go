@@ -190,3 +190,25 @@ func TestAskTextProtocol(t *testing.T) {
 	assert.Contains(t, answer, "remember the milk")
 	assert.Contains(t, answer, "validation-error", "the malformed block gets an error result")
 }
+
+// TestAskTextProtocolMeta checks that a text-protocol call's meta applies: meta.cwd is the
+// directory its relative paths name, and a bad one is refused with a hint.
+func TestAskTextProtocolMeta(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"todo.txt": "top level\n", "docs/todo.txt": "buy bread\n"})
+	srv := openaitest.NewServer(
+		openaitest.Step{Text: []string{"```tool-call\n", `{"id":"1","name":"read_file","args":{"path":"todo.txt"},"meta":{"cwd":"docs","timeout":10}}`, "\n```\n",
+			"```tool-call\n", `{"id":"2","name":"read_file","args":{"path":"todo.txt"},"meta":{"cwd":"../elsewhere"}}`, "\n```\n"}},
+		openaitest.Step{Text: []string{"Buy bread."}},
+	)
+	defer srv.Close()
+	r := runJidoEnv(t, dir, offlineEnv, "ask", "--provider", "openai", "--text-protocol", "--base-url", srv.BaseURL(), "--model", "tiny", "what is in docs/todo.txt?")
+	require.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	reqs := srv.Requests()
+	require.Len(t, reqs, 2)
+	answer := string(reqs[1].Messages[len(reqs[1].Messages)-1].Content)
+	assert.Contains(t, answer, "buy bread")
+	assert.Contains(t, answer, "docs/todo.txt", "the result names the root-relative path")
+	assert.NotContains(t, answer, "top level")
+	assert.Contains(t, answer, `meta.cwd \"../elsewhere\" is outside the project root`)
+}

@@ -46,8 +46,9 @@ var allowedImports = map[string][]string{
 	"planshell":               {},
 	"usertools":               {"runtime", "luanest", "tools/definitions", "patch"},
 	"tools/builtin":           {"tasks", "buffers", "security", "tools/definitions", "patch", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell"},
-	"bridge":                  {"tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell", "usertools"},
-	"manager":                 {"bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"profile":                 {"tools/builtin", "tasks", "buffers", "security", "tools/definitions", "patch", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell"},
+	"bridge":                  {"profile", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "journal", "plan", "planshell", "usertools"},
+	"manager":                 {"bridge", "profile", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"agent":                   {"tools/definitions", "patch", "jsoncap"},
 	"agent/gemini":            {"agent", "tools/definitions", "patch", "jsoncap"},
 	"agent/gemini/geminitest": {},
@@ -56,12 +57,12 @@ var allowedImports = map[string][]string{
 	"agent/textproto":         {"agent", "tools/definitions", "patch", "jsoncap"},
 	"interpret":               {"tools/definitions", "patch"},
 	"agent/offline":           {"agent", "interpret", "tools/definitions", "patch", "jsoncap", "testrun"},
-	"chat":                    {"termsafe", "agent", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"mcp":                     {"manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"cmd/jido":                {"termsafe", "mcp", "chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"chat":                    {"termsafe", "agent", "manager", "bridge", "profile", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"mcp":                     {"manager", "bridge", "profile", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"cmd/jido":                {"termsafe", "mcp", "chat", "agent", "agent/gemini", "agent/openai", "agent/textproto", "agent/offline", "interpret", "manager", "bridge", "profile", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "tools/export", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 	"test/testenv":            {},
-	"test/loadgen":            {"manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
-	"test/bench/loadbench":    {"test/loadgen", "manager", "bridge", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"test/loadgen":            {"manager", "bridge", "profile", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
+	"test/bench/loadbench":    {"test/loadgen", "manager", "bridge", "profile", "tools/builtin", "tasks", "buffers", "security", "runtime", "tools/definitions", "patch", "scripts", "edit", "validate", "luanest", "walk", "ignore", "search", "shell", "sandbox", "shellclass", "redact", "testrun", "policy", "journal", "plan", "planshell", "usertools", "jsoncap"},
 }
 
 func TestImportDirection(t *testing.T) {
@@ -80,8 +81,9 @@ func TestImportDirection(t *testing.T) {
 	}
 }
 
-// TestBridgeIsLuaAdaptationOnly: bridge imports the Lua runtime, the tools it exposes
-// and the user tools, nothing of what the tools do (that is tools/builtin's).
+// TestBridgeIsLuaAdaptationOnly: bridge imports the Lua runtime, the tools it exposes,
+// the user tools and the profiles jido.call speaks, nothing of what the tools do (that is
+// tools/builtin's).
 func TestBridgeIsLuaAdaptationOnly(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, module+"bridge").Output()
 	require.NoError(t, err)
@@ -91,14 +93,14 @@ func TestBridgeIsLuaAdaptationOnly(t *testing.T) {
 			direct = append(direct, rel)
 		}
 	}
-	assert.ElementsMatch(t, []string{"runtime", "tools/builtin", "tools/definitions", "usertools"}, direct)
+	assert.ElementsMatch(t, []string{"profile", "runtime", "tools/builtin", "tools/definitions", "usertools"}, direct)
 }
 
 // forbiddenInTools are host file-system calls that would bypass security.Root.
 var forbiddenInTools = regexp.MustCompile(`\bos\.(Open|OpenFile|ReadFile|WriteFile|Create|Remove|RemoveAll|Rename|Mkdir|MkdirAll|Stat|Lstat|ReadDir|DirFS|Symlink|Link)\(|filepath\.Join\(`)
 
 func TestToolCodeUsesOnlySecurityRoot(t *testing.T) {
-	for _, dir := range []string{"bridge", "tools/builtin", "tasks", "patch", "buffers", "manager", "scripts", "tools/definitions", "edit", "validate", "walk", "ignore", "search", "shellclass", "redact", "testrun", "plan", "planshell"} {
+	for _, dir := range []string{"bridge", "profile", "tools/builtin", "tasks", "patch", "buffers", "manager", "scripts", "tools/definitions", "edit", "validate", "walk", "ignore", "search", "shellclass", "redact", "testrun", "plan", "planshell"} {
 		files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
 		require.NoError(t, err)
 		require.NotEmpty(t, files, dir)

@@ -44,7 +44,7 @@ const (
 )
 
 // attackTools are the tools the corpus must cover, every one of them.
-var attackTools = []string{"read_file", "write_file", "edit_file", "multi_edit", "edit_region", "list_dir", "glob", "delete_file", "move_file"}
+var attackTools = []string{"read_file", "write_file", "edit_file", "multi_edit", "edit_region", "list_dir", "glob", "delete_file", "move_file", "create_directory"}
 
 // knownErrorTypes are the error types a deny:TYPE expectation may name.
 var knownErrorTypes = []string{"validation-error", "file-error", "process-error", "permission-error", "conflict-error", "timeout-error", "internal-error"}
@@ -642,7 +642,7 @@ func TestPathAttackCorpus(t *testing.T) {
 }
 
 // writeTools are the tools that change files: each must be refused on each protected name.
-var writeTools = []string{"write_file", "edit_file", "multi_edit", "edit_region", "delete_file", "move_file"}
+var writeTools = []string{"write_file", "edit_file", "multi_edit", "edit_region", "delete_file", "move_file", "create_directory"}
 
 // TestPathAttackCorpusCoversProtected checks that, for every name of
 // security.DefaultProtected, every tool that writes has a deny case whose path has that

@@ -21,6 +21,7 @@ var builtins = []*Tool{
 	bind(definitions.MultiEdit, (*Files).MultiEdit),
 	bind(definitions.ApplyPatch, (*Files).ApplyPatch),
 	bind(definitions.DeleteFile, (*Files).DeleteFile),
+	bind(definitions.CreateDirectory, (*Files).CreateDirectory),
 	bind(definitions.MoveFile, (*Files).MoveFile),
 	bind(definitions.ListDir, (*Find).ListDir),
 	bind(definitions.ListFiles, (*Find).ListFiles),
@@ -83,7 +84,8 @@ func bind[M any, PM module[M], P, R any](t *definitions.Tool, fn func(PM, contex
 // New makes a tool of declaration t (params type P) and its implementation fn, which
 // returns its result as R, a struct or a pointer to one: the way to add a Go tool of
 // one's own (manager.Config.Tools). fn gets the call's params validated against t's
-// schema, once the gate let the call run; a change to the files t.ActedOn names is
+// schema (their relative paths rebased onto the call's working directory, WithCallDir),
+// once the gate let the call run; a change to the files t.ActedOn names is
 // journaled for undo. For plan mode to hold its changes, fn reads and writes through
 // d.Store, never d.Root.
 func New[P, R any](t *definitions.Tool, fn func(ctx context.Context, d Deps, p P) (R, error)) *Tool {
@@ -95,6 +97,12 @@ func New[P, R any](t *definitions.Tool, fn func(ctx context.Context, d Deps, p P
 		p, terr := definitions.Decode[P](t, args)
 		if terr != nil {
 			return nil, terr
+		}
+		if dir := callDir(ctx); dir != "" {
+			if err := t.Rebase(&p, dir); err != nil {
+				return nil, definitions.NewError(definitions.ValidationError, "%v", err).With("cwd", dir).
+					Hint("Call it without meta.cwd, with paths relative to the project root")
+			}
 		}
 		call := func(ctx context.Context, p P) (R, error) { return fn(ctx, d, p) }
 		if terr := gated(ctx, d, t, p, call); terr != nil {

@@ -75,7 +75,7 @@ func TestDryRunIsDeclared(t *testing.T) {
 			with = append(with, tool.Name)
 		}
 	}
-	assert.Equal(t, []string{"apply_patch", "buffer_save", "delete_file", "edit_file", "edit_region", "move_file", "multi_edit", "plan_apply", "run_shell", "run_tests", "write_file"}, with)
+	assert.Equal(t, []string{"apply_patch", "buffer_save", "create_directory", "delete_file", "edit_file", "edit_region", "move_file", "multi_edit", "plan_apply", "run_shell", "run_tests", "write_file"}, with)
 	p := WriteFileParams{Path: "a"}
 	dry, ok := AsDryRun(WriteFile, p)
 	assert.True(t, ok)

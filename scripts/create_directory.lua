@@ -1,0 +1,3 @@
+-- create_directory: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.create_directory(args)
