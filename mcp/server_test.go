@@ -559,5 +559,5 @@ func TestProfiles(t *testing.T) {
 	cs = connect(t, srv, nil)
 	r = call(t, cs, "file_read", map[string]any{"file_path": "missing.txt"})
 	assert.True(t, r.IsError)
-	assert.JSONEq(t, `{"status":"error","error":"open missing.txt: file does not exist","details":"file-error: Check the path with list_dir or glob"}`, text(t, r))
+	assert.JSONEq(t, `{"status":"error","error":"open missing.txt: file does not exist","details":"file-error: Check the path with directory_list or glob"}`, text(t, r))
 }

@@ -21,21 +21,25 @@ var Forj = register(&Profile{
 			About: "Read a text file: its content (raw, no line numbers), encoding and size; start_line/end_line (with include_context lines around) read a range. Binary files are refused; content beyond max_bytes is cut at a whole line.",
 			Shape: shape(forjRead)},
 		{Name: "list_files", Canonical: "list_files", Args: same("directory", "max_depth", "include_hidden", "follow_symlinks"),
+			About: "List the files of a directory recursively (default: the project root, 5 levels), as git sees them: ignored, hidden (unless include_hidden) and .git entries are left out. Returns an array of {path, size, mtime (Unix seconds), type}.",
 			Shape: shape(func(r *definitions.FileList, _ *Call) any { return fileInfos(r.Files) })},
 		{Name: "search", Canonical: "search", Args: args(same("query", "is_regex"),
 			[]Arg{{Name: "case_sensitive", Default: false, About: "match case exactly (default false)"}},
 			same("include_paths", "exclude_paths", "max_results")),
+			About: "Search the project's files for text (a regular expression when is_regex, RE2 syntax), ignoring case unless case_sensitive; include_paths/exclude_paths are globs (*.el matches at any depth). Ignored, binary, secret and large files are skipped. Returns an array of {path, line, column, match_text, before, after}: the line's text before and after the match.",
 			Shape: shape(forjSearch)},
 		{Name: "write_file", Canonical: "write_file", Args: args(same("path", "content"),
 			[]Arg{{Name: "no_backup", Schema: &jsonschema.Schema{Type: "boolean", Description: "accepted for compatibility: jido keeps the before-state of every write in its journal (jido undo), which is the backup"},
 				Convert: func(any, map[string]any) *definitions.ToolError { return nil }}},
 			same("append", "create_if_missing", "dry_run")),
+			About: "Write a file atomically (creating its directories), or append to it. Overwriting a file requires that it was read first and has not changed since. A file that parsed (Emacs Lisp, JSON, Go, ...) must still parse. dry_run returns the diff as preview without writing. Returns {path, backup_path, bytes_written, dry_run, preview}; jido undo restores the file.",
 			Shape: shape(forjWrite)},
 		{Name: "edit_region", Canonical: "edit_region", Args: same("path", "start_line", "end_line", "new_content", "expected", "dry_run"),
+			About: "Replace lines start_line to end_line (1-based, inclusive) of a file read before with new_content; with expected, the edit is refused with a small diff if the lines no longer hold it. Returns {path, start_line, end_line, backup_path, dry_run, changed}.",
 			Shape: shape(func(r *definitions.EditRegionResult, _ *Call) any {
 				return forjRegion{Path: r.Path, StartLine: r.StartLine, EndLine: r.EndLine, BackupPath: r.BackupPath, DryRun: r.DryRun, Changed: r.Changed}
 			})},
-		{Name: "run_shell", Canonical: "run_shell", Args: args([]Arg{{Name: "cmd", Required: true, About: "the program and its arguments, run directly without a shell"}}, same("cwd", "timeout", "env", "stdin")),
+		{Name: "run_shell", Canonical: "run_shell", About: "Run a program (cmd: its argv, no shell) in the project's sandbox: writes only inside the project, no network, killed at timeout seconds (default 120); cwd must be inside the project. Output is capped and secrets are redacted. Returns {exit_code, stdout, stderr, duration_ms}.", Args: args([]Arg{{Name: "cmd", Required: true, About: "the program and its arguments, run directly without a shell"}}, same("cwd", "timeout", "env", "stdin")),
 			Shape: shape(func(r *builtin.ShellResult, _ *Call) any {
 				if r.Result == nil {
 					return r // a dry run or a background job: nothing ran yet
@@ -43,6 +47,7 @@ var Forj = register(&Profile{
 				return forjShell{ExitCode: r.ExitCode, Stdout: r.Stdout, Stderr: r.Stderr, DurationMS: r.DurationMS}
 			})},
 		{Name: "run_tests", Canonical: "run_tests", Args: same("selector", "command"),
+			About: "Run the project's tests (ERT for Emacs Lisp, or the runner its files name: go, node, cargo, pytest, make) or command, only those matching selector. Returns {total, passed, failed, errors, skipped, report}.",
 			Shape: shape(func(r *builtin.RunTestsResult, _ *Call) any {
 				if r.Summary == nil {
 					return r
@@ -52,8 +57,10 @@ var Forj = register(&Profile{
 		{Name: "multi_edit", Canonical: "multi_edit", Args: args(
 			[]Arg{{Name: "edits", Schema: forjEditsSchema, Convert: func(v any, canon map[string]any) *definitions.ToolError { canon["edits"] = v; return nil }}},
 			same("stop_on_error", "dry_run")),
+			About: "Apply several line-range edits in order, across files: all or nothing unless stop_on_error is false. Each edit's lines are those of the file as the edits before it left it. Returns {applied, skipped, dry_run, details: [{path, start_line, end_line, backup_path, changed, error}]}.",
 			Shape: shape(forjMultiEdit)},
 		{Name: "glob", Canonical: "glob", Args: args([]Arg{{Name: "patterns", Required: true}}, same("max_results", "include_hidden")),
+			About: "Find the files matching any of the glob patterns (** any depth, {a,b}, [a-z]), newest first, as git sees the tree. Returns {files: [{path, size, mtime, type}]}.",
 			Shape: shape(func(r *definitions.FileList, _ *Call) any { return map[string]any{"files": fileInfos(r.Files)} })},
 		{Name: "todo_write", Canonical: "todo_write", Inherit: true},
 		{Name: "task", Canonical: "task", Inherit: true},

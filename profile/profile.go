@@ -41,6 +41,9 @@ type Profile struct {
 
 	once   sync.Once
 	byName map[string]*Tool
+
+	namesOnce sync.Once
+	renames   errorRewriter // canonical tool names in error texts to the dialect's
 }
 
 // Envelope wraps a dialect's results and errors.
@@ -342,7 +345,7 @@ func (p *Profile) Result(c *Call) any {
 // an envelope: the error itself is shown).
 func (p *Profile) Error(t *Tool, e *definitions.ToolError) (*definitions.ToolError, any) {
 	if t != nil {
-		e = t.speak(e)
+		e = p.names().rewrite(t.speak(e))
 	}
 	if p.SandboxError != "" && e.Type == definitions.PermissionError && e.Details["sandbox"] != nil {
 		mapped := *e
@@ -394,6 +397,27 @@ func (p *Profile) RoleTools(role string, onPlan bool) []string {
 	return out
 }
 
+// names returns the replacer of canonical tool names by the dialect's in error texts
+// ("Read it with read_file first" in Claude's dialect names Read).
+func (p *Profile) names() errorRewriter {
+	p.namesOnce.Do(func() {
+		var pairs []string
+		done := map[string]bool{}
+		for _, t := range p.Tools {
+			if t.OnPlan || t.Name == t.Canonical || done[t.Canonical] {
+				continue
+			}
+			done[t.Canonical] = true
+			pairs = append(pairs, "`"+t.Canonical+"`", "`"+t.Name+"`")
+			if strings.Contains(t.Canonical, "_") {
+				pairs = append(pairs, t.Canonical, t.Name)
+			}
+		}
+		p.renames = errorRewriter{strings.NewReplacer(pairs...)}
+	})
+	return p.renames
+}
+
 // speak rewrites an error of the canonical tool in the dialect's argument names: a
 // `quoted` name always, a bare one when it cannot be an ordinary word (it has an
 // underscore), and details.field.
@@ -411,7 +435,13 @@ func (t *Tool) speak(e *definitions.ToolError) *definitions.ToolError {
 	if len(pairs) == 0 {
 		return e
 	}
-	r := strings.NewReplacer(pairs...)
+	return errorRewriter{strings.NewReplacer(pairs...)}.rewrite(e)
+}
+
+// errorRewriter rewrites the texts of an error (message, hints, details.field).
+type errorRewriter struct{ *strings.Replacer }
+
+func (r errorRewriter) rewrite(e *definitions.ToolError) *definitions.ToolError {
 	out := *e
 	out.Message = r.Replace(e.Message)
 	out.Recovery = make([]string, len(e.Recovery))
@@ -420,8 +450,7 @@ func (t *Tool) speak(e *definitions.ToolError) *definitions.ToolError {
 	}
 	if f, ok := e.Details["field"].(string); ok {
 		out.Details = maps.Clone(e.Details)
-		out.Details["field"] = r.Replace("`" + f + "`")
-		out.Details["field"] = strings.Trim(out.Details["field"].(string), "`")
+		out.Details["field"] = strings.Trim(r.Replace("`"+f+"`"), "`")
 	}
 	return &out
 }

@@ -197,6 +197,12 @@ func TestErrors(t *testing.T) {
 	assert.Equal(t, "the path is a directory", e.Message, "a bare common word is left alone")
 	assert.Equal(t, []string{"pass `file_path` of a file"}, e.Recovery)
 
+	edit, _ = Claude.Lookup("Edit")
+	e, _ = Claude.Error(edit, definitions.NewError(definitions.ConflictError, "cannot edit a.go: it has not been read in this session").Hint("Read it with read_file first, then retry", "find it with `glob` or search"))
+	assert.Equal(t, []string{"Read it with Read first, then retry", "find it with `Glob` or search"}, e.Recovery, "canonical tool names become the dialect's")
+	e, _ = Claude.Error(nil, definitions.NewError(definitions.ValidationError, "`read_file` is a tool of the jido profile"))
+	assert.Equal(t, "`read_file` is a tool of the jido profile", e.Message, "an error about the dialect itself is left alone")
+
 	_, shown = Emacs.Error(nil, definitions.NewError(definitions.FileError, "open a: no such file").Hint("Check the path"))
 	assert.Equal(t, emacsError{Status: "error", Error: "open a: no such file", Details: "file-error: Check the path"}, shown)
 }
