@@ -66,7 +66,7 @@ func agentResult(call agent.ToolCall, res manager.ToolResult) agent.ToolResult {
 	out := agent.ToolResult{CallID: call.ID, Name: call.Name, OK: res.OK}
 	v := res.Payload()
 	if res.OK {
-		out.Outcome = outcomeOf(res.Result)
+		out.Outcome = outcomeOf(res.Canonical())
 	}
 	content, err := json.Marshal(v)
 	if err != nil {

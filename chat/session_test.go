@@ -11,6 +11,7 @@ import (
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/profile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -83,4 +84,20 @@ func TestHostUndo(t *testing.T) {
 	d, err := h.Diff(t.Context())
 	require.NoError(t, err)
 	assert.Empty(t, d)
+}
+
+// TestExecutorInAProfile: the model gets the profile's result, people the canonical
+// tool's outcome.
+func TestExecutorInAProfile(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("old\n"), 0o644))
+	m, err := manager.New(manager.Config{Root: root, Profile: profile.Claude, JournalDir: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(func() { m.Close() })
+	s, err := m.Open(t.Context(), "")
+	require.NoError(t, err)
+	res := NewExecutor(s).Execute(t.Context(), agent.ToolCall{ID: "c1", Name: "Read", Args: map[string]any{"file_path": "a.txt"}})
+	require.True(t, res.OK, "%s", res.Content)
+	assert.JSONEq(t, `"     1\told\n"`, string(res.Content))
+	assert.Equal(t, "1 line", res.Outcome)
 }

@@ -121,7 +121,7 @@ func (s *Session) callDialect(ctx context.Context, call ToolCall) ToolResult {
 		return res
 	}
 	c.Result = canon.Result
-	res.OK, res.Result = true, s.profile.Result(c)
+	res.OK, res.Result, res.canonical = true, s.profile.Result(c), canon.Result
 	return res
 }
 

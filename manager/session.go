@@ -61,6 +61,18 @@ type ToolResult struct {
 	Result any                    `json:"result,omitempty"`
 	Error  *definitions.ToolError `json:"error,omitempty"`
 	Note   string                 `json:"note,omitempty"` // what was cut to keep Result within Config.MaxResultBytes
+
+	canonical any // the canonical tool's result, when a profile reshaped it into Result
+}
+
+// Canonical is the result of the jido tool that ran: Result, or in a session with a
+// profile, the result before the profile reshaped it, for what people are shown of the
+// call (its outcome, its diff).
+func (r ToolResult) Canonical() any {
+	if r.canonical != nil {
+		return r.canonical
+	}
+	return r.Result
 }
 
 // Payload is what the caller's client is shown of the call: Result, or for a failed call
