@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/profile"
+	"github.com/jido-run/jido/test/testenv"
 	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/tools/export"
@@ -161,7 +163,17 @@ func TestEveryBuiltinToolMatchesItsOutputSchema(t *testing.T) {
 		{"plan_apply", fixed(map[string]any{})},
 		{"plan_discard", fixed(map[string]any{})},
 	}
+	gitCases := []outputCase{
+		{"git_status", fixed(map[string]any{})},
+		{"git_status", fixed(map[string]any{"path": "src"})},
+		{"git_diff", fixed(map[string]any{})},
+		{"git_diff", fixed(map[string]any{"staged": true, "path": "src"})},
+		{"git_log", fixed(map[string]any{"max_count": 5})},
+		{"git_show", fixed(map[string]any{})},
+		{"git_show", fixed(map[string]any{"ref": "HEAD", "path": "a.txt"})},
+	}
 	called := map[string]bool{}
+	runOutputCases(t, manager.Config{Root: gitRepo(t, files)}, map[string]string{"a.txt": "changed\n", "new.txt": "n\n"}, gitCases, called)
 	runOutputCases(t, manager.Config{JournalDir: t.TempDir()}, files, work, called)
 	runOutputCases(t, manager.Config{Permissions: policy.New(policy.ModePlan), Yes: true}, files, plan, called)
 	var all []string
@@ -169,6 +181,20 @@ func TestEveryBuiltinToolMatchesItsOutputSchema(t *testing.T) {
 		all = append(all, d.Name)
 	}
 	assert.ElementsMatch(t, all, slices.Collect(maps.Keys(called)), "every built-in tool is checked")
+}
+
+// gitRepo returns a directory holding files as a git repository's first commit.
+func gitRepo(t *testing.T, files map[string]string) string {
+	testenv.Program(t, "git")
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "first"}} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+	}
+	return dir
 }
 
 // runOutputCases runs cases in one session of a server with cfg on files, validating each

@@ -16,7 +16,7 @@ import (
 var Claude = register(&Profile{
 	Name:  "claude",
 	About: "Claude Code's tools: Read, Write, Edit, MultiEdit, Glob, Grep, LS, Bash, BashOutput, KillShell, TodoWrite",
-	Tools: []*Tool{
+	Tools: append([]*Tool{
 		{Name: "Read", Canonical: "read_file", Args: args(rename("file_path", "path"), same("offset", "limit")),
 			About: "Reads a file from the project. file_path may be absolute (inside the project) or relative to its root. By default it reads up to 2000 lines from the start; offset (1-based line) and limit read a part of a long file. Lines longer than 2000 characters are cut. The result is numbered like cat -n, the number then a tab before each line. Binary files are refused. Read a file before you edit or overwrite it.",
 			Shape: shape(func(r *definitions.ReadFileResult, _ *Call) any {
@@ -101,7 +101,7 @@ var Claude = register(&Profile{
 				return "Todos have been modified successfully. Keep going with the current task, and keep the list up to date."
 			})},
 		applyPatch(),
-	},
+	}, gitTools()...),
 })
 
 // plural says n things.

@@ -11,7 +11,7 @@ import (
 var Codex = register(&Profile{
 	Name:  "codex",
 	About: "Codex's tools: shell (argv, workdir, timeout_ms), apply_patch, update_plan",
-	Tools: []*Tool{
+	Tools: append([]*Tool{
 		{Name: "shell", Canonical: "run_shell",
 			Args: []Arg{
 				{Name: "command", To: "cmd", Required: true, About: "the command and its arguments, e.g. [\"bash\", \"-lc\", \"go test ./...\"]"},
@@ -40,7 +40,7 @@ var Codex = register(&Profile{
 			},
 			About: "Updates the task plan: the whole list of steps, each pending, in_progress (at most one) or completed.",
 			Shape: shape(func(*definitions.TodoWriteResult, *Call) any { return "Plan updated" })},
-	},
+	}, gitTools()...),
 })
 
 // codexOutput is a command's outcome as Codex hands it to the model.

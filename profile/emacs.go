@@ -15,7 +15,7 @@ var Emacs = register(&Profile{
 	Name:     "emacs",
 	About:    "the Emacs buffer tools (seed 001): buffer_*, file_read, file_write, directory_list, current_directory, file_exists, goto_line, search_in_buffer",
 	Envelope: statusEnvelope{},
-	Tools: []*Tool{
+	Tools: append([]*Tool{
 		{Name: "buffer_append", Canonical: "buffer_append", Args: same("buffer_name", "text"),
 			About: "Append text to the end of a specified buffer",
 			Shape: shape(func(r *definitions.BufferAppendResult, _ *Call) any {
@@ -103,7 +103,7 @@ var Emacs = register(&Profile{
 				return withMessage(r.Matches, "%s in buffer '%s'", plural(r.Count, "match"), r.BufferName)
 			})},
 		applyPatch(),
-	},
+	}, gitTools()...),
 })
 
 // keep records a dialect argument for Route, under a key the canonical tool never sees.

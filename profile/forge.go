@@ -13,7 +13,7 @@ import (
 var Forge = register(&Profile{
 	Name:  "forge",
 	About: "Forge's toolset (seed 002): read, write, edit, bash, plan_read/plan_write/plan_bash/plan_edit on a plan overlay, run_tests; roles captain, type1, type2, type3, refinery, executor",
-	Tools: []*Tool{
+	Tools: append([]*Tool{
 		{Name: "read", Canonical: "read_file", Fixed: map[string]any{"line_numbers": false},
 			Args: []Arg{{Name: "path", About: "the file, absolute inside the project or relative to its root"},
 				{Name: "range", Schema: rangeSchema, Convert: lineRange, Checks: true}},
@@ -53,13 +53,13 @@ var Forge = register(&Profile{
 			About: "Run the project's test suite in the sandbox: whether it passed, its output, and each failed test.",
 			Shape: shape(forgeTests)},
 		applyPatch(),
-	},
+	}, gitTools()...),
 	Roles: map[string][]string{
-		"captain":  {"read", "write", "edit", "bash", "plan_read", "plan_write", "plan_bash", "plan_edit", "plan_diff", "plan_apply", "apply_patch"},
-		"type1":    {"read", "write", "edit", "bash", "apply_patch"},
-		"type2":    {"read", "write", "edit", "bash", "apply_patch"},
-		"type3":    {"read", "write", "edit", "bash", "apply_patch"},
-		"refinery": {"read", "write", "edit", "bash", "apply_patch", "run_tests"},
+		"captain":  {"read", "write", "edit", "bash", "plan_read", "plan_write", "plan_bash", "plan_edit", "plan_diff", "plan_apply", "apply_patch", "git_status", "git_diff", "git_log", "git_show"},
+		"type1":    {"read", "write", "edit", "bash", "apply_patch", "git_status", "git_diff", "git_log", "git_show"},
+		"type2":    {"read", "write", "edit", "bash", "apply_patch", "git_status", "git_diff", "git_log", "git_show"},
+		"type3":    {"read", "write", "edit", "bash", "apply_patch", "git_status", "git_diff", "git_log", "git_show"},
+		"refinery": {"read", "write", "edit", "bash", "apply_patch", "run_tests", "git_status", "git_diff", "git_log", "git_show"},
 		"executor": {},
 	},
 	Spawns: map[string][]string{

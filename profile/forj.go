@@ -15,7 +15,7 @@ var Forj = register(&Profile{
 	About:         "Forj's Emacs tool calls (seed 000): read_file, list_files, search, write_file, edit_region, run_shell, run_tests, multi_edit, glob, todo_write, task",
 	IgnoreUnknown: true,
 	SandboxError:  definitions.ValidationError,
-	Tools: []*Tool{
+	Tools: append([]*Tool{
 		{Name: "read_file", Canonical: "read_file", Args: same("path", "max_bytes", "start_line", "end_line", "include_context"),
 			Fixed: map[string]any{"line_numbers": false},
 			About: "Read a text file: its content (raw, no line numbers), encoding and size; start_line/end_line (with include_context lines around) read a range. Binary files are refused; content beyond max_bytes is cut at a whole line.",
@@ -65,11 +65,20 @@ var Forj = register(&Profile{
 		{Name: "todo_write", Canonical: "todo_write", Inherit: true},
 		{Name: "task", Canonical: "task", Inherit: true},
 		applyPatch(),
-	},
+	}, gitTools()...),
 })
 
 // applyPatch is the apply_patch tool every profile offers under that name.
 func applyPatch() *Tool { return &Tool{Name: "apply_patch", Canonical: "apply_patch", Inherit: true} }
+
+// gitTools are the read-only git tools every profile offers under their names.
+func gitTools() []*Tool {
+	var out []*Tool
+	for _, name := range []string{"git_status", "git_diff", "git_log", "git_show"} {
+		out = append(out, &Tool{Name: name, Canonical: name, Inherit: true})
+	}
+	return out
+}
 
 // forjRead is read_file's result in seed 000: the range only when one was asked for.
 func forjRead(r *definitions.ReadFileResult, c *Call) any {

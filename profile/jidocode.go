@@ -12,7 +12,7 @@ import (
 var JidoCode = register(&Profile{
 	Name:  "jidocode",
 	About: "JidoCode's file tools (seed 003): read_file, write_file, edit_file, multi_edit_file, list_dir, glob_search, delete_file",
-	Tools: []*Tool{
+	Tools: append([]*Tool{
 		{Name: "read_file", Canonical: "read_file", Args: same("path", "offset", "limit"),
 			About: "Read file contents. Returns line-numbered output.",
 			Shape: shape(func(r *definitions.ReadFileResult, _ *Call) any { return r.Content })},
@@ -44,7 +44,7 @@ var JidoCode = register(&Profile{
 			About: "Delete a file (not directories).",
 			Shape: shape(func(*definitions.DeleteFileResult, *Call) any { return true })},
 		applyPatch(),
-	},
+	}, gitTools()...),
 })
 
 // jidoCodeEditsSchema is multi_edit_file's edits.

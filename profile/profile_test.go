@@ -42,7 +42,9 @@ func TestProfilesAreWellFormed(t *testing.T) {
 				assert.True(t, ok, "%s.%s routes to %s", name, tool.Name, r)
 			}
 		}
-		assert.True(t, seen["apply_patch"], "%s offers apply_patch", name)
+		for _, tool := range []string{"apply_patch", "git_status", "git_diff", "git_log", "git_show"} {
+			assert.True(t, seen[tool], "%s offers %s", name, tool)
+		}
 		for role, tools := range p.Roles {
 			for _, tool := range tools {
 				assert.True(t, seen[tool], "%s role %s: no tool %s", name, role, tool)
@@ -61,7 +63,7 @@ func TestProfilesAreWellFormed(t *testing.T) {
 
 // TestEmacsIsSeed001 compares the emacs profile's declarations with seed 001's function
 // list (testdata, copied from the seed): the same tools, descriptions, parameters, types
-// and required parameters; apply_patch comes on top, as in every profile.
+// and required parameters; apply_patch and the git tools come on top, as in every profile.
 func TestEmacsIsSeed001(t *testing.T) {
 	data, err := os.ReadFile("testdata/seed001_functions.json")
 	require.NoError(t, err)
@@ -101,7 +103,7 @@ func TestEmacsIsSeed001(t *testing.T) {
 		}
 		names = slices.DeleteFunc(names, func(n string) bool { return n == f.Name })
 	}
-	assert.Equal(t, []string{"apply_patch"}, names, "the emacs profile's tools beyond seed 001")
+	assert.Equal(t, []string{"apply_patch", "git_status", "git_diff", "git_log", "git_show"}, names, "the emacs profile's tools beyond seed 001")
 }
 
 // TestMap checks the argument mapping: renames, units, defaults, conversions, fixed

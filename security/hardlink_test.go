@@ -77,3 +77,30 @@ func TestReadSecretFile(t *testing.T) {
 	_, err = r.ReadSecretFile(".env.local", 1024)
 	assert.ErrorIs(t, err, ErrNotRegular, "a link is not followed")
 }
+
+// TestHardLinksInGitObjects: the objects of the root's repository may be shared with
+// another repository by hard links (a local git clone makes them), and are read; git's
+// other files, and a nested repository's objects, are not.
+func TestHardLinksInGitObjects(t *testing.T) {
+	base := t.TempDir()
+	source := filepath.Join(base, "source")
+	dir := filepath.Join(base, "project")
+	require.NoError(t, os.MkdirAll(source, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(source, "obj"), []byte("x\x9c object"), 0o444))
+	for _, name := range []string{".git/objects/ab/cdef", ".git/objects/pack/pack-1.pack", ".git/config", "sub/.git/objects/ab/cdef"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.Link(filepath.Join(source, "obj"), p))
+	}
+	r, err := Open(dir, Options{})
+	require.NoError(t, err)
+	defer r.Close()
+	for _, name := range []string{".git/objects/ab/cdef", ".git/objects/pack/pack-1.pack"} {
+		_, err := r.ReadFile(name)
+		assert.NoError(t, err, name)
+	}
+	for _, name := range []string{".git/config", "sub/.git/objects/ab/cdef"} {
+		_, err := r.ReadFile(name)
+		assert.ErrorIs(t, err, ErrHardLink, name)
+	}
+}

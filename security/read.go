@@ -95,10 +95,17 @@ func (r *Root) openVerified(t target, flag int) (*os.File, fs.FileInfo, error) {
 // linked in by some host tool), so it is refused. Neither a command (Landlock refuses a
 // link that would widen a file's rights, and the private root holds nothing outside) nor a
 // file tool can make such a link, and writes replace a file rather than write through it,
-// so reading pnpm's packages opens no path to the store's other files.
+// so reading pnpm's packages opens no path to the store's other files. The same holds for
+// the object store of the root's git repository (.git/objects/): a local `git clone`
+// hard-links every object and pack to the source repository's, and they are
+// content-addressed and never written in place (the git tools read them as git objects).
 func sharedLinkAllowed(canonical string) bool {
-	return canonical == "node_modules" || strings.HasPrefix(canonical, "node_modules/") || strings.Contains(canonical, "/node_modules/")
+	return canonical == "node_modules" || strings.HasPrefix(canonical, "node_modules/") || strings.Contains(canonical, "/node_modules/") ||
+		strings.HasPrefix(canonical, gitObjectsDir)
 }
+
+// gitObjectsDir is the object store of the root's git repository.
+const gitObjectsDir = ".git/objects/"
 
 // checkRegular requires an existing regular file.
 func checkRegular(info fs.FileInfo) error {

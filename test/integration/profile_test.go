@@ -32,20 +32,20 @@ func TestAskProfiles(t *testing.T) {
 		steps   []openaitest.Step
 		result  string // what the model gets back from its edit, in part
 	}{
-		{"claude", []string{"Bash", "BashOutput", "Edit", "Glob", "Grep", "KillShell", "LS", "MultiEdit", "Read", "TodoWrite", "Write", "apply_patch"},
+		{"claude", []string{"Bash", "BashOutput", "Edit", "Glob", "Grep", "KillShell", "LS", "MultiEdit", "Read", "TodoWrite", "Write", "apply_patch", "git_diff", "git_log", "git_show", "git_status"},
 			[]openaitest.Step{
 				{Calls: []openaitest.Call{{ID: "a", Name: "Grep", Args: `{"pattern":"func Add","output_mode":"content"}`}}},
 				{Calls: []openaitest.Call{{ID: "b", Name: "Read", Args: `{"file_path":"calc.go"}`}}},
 				{Calls: []openaitest.Call{{ID: "c", Name: "Edit", Args: `{"file_path":"calc.go","old_string":"a - b","new_string":"a + b"}`}}},
 				{Text: []string{"Fixed."}},
 			}, `The file calc.go has been updated (1 replacement)`},
-		{"forge", []string{"apply_patch", "bash", "edit", "plan_apply", "plan_bash", "plan_diff", "plan_edit", "plan_read", "plan_write", "read", "run_tests", "write"},
+		{"forge", []string{"apply_patch", "bash", "edit", "git_diff", "git_log", "git_show", "git_status", "plan_apply", "plan_bash", "plan_diff", "plan_edit", "plan_read", "plan_write", "read", "run_tests", "write"},
 			[]openaitest.Step{
 				{Calls: []openaitest.Call{{ID: "a", Name: "read", Args: `{"path":"calc.go","range":[4,4]}`}}},
 				{Calls: []openaitest.Call{{ID: "b", Name: "edit", Args: `{"path":"calc.go","oldStr":"a - b","newStr":"a + b"}`}}},
 				{Text: []string{"Fixed."}},
 			}, `"success":true`},
-		{"codex", []string{"apply_patch", "shell", "update_plan"},
+		{"codex", []string{"apply_patch", "git_diff", "git_log", "git_show", "git_status", "shell", "update_plan"},
 			[]openaitest.Step{
 				{Calls: []openaitest.Call{{ID: "a", Name: "shell", Args: `{"command":["cat","calc.go"],"timeout_ms":10000}`}}},
 				{Calls: []openaitest.Call{{ID: "b", Name: "shell", Args: `{"command":["apply_patch","*** Begin Patch\n*** Update File: calc.go\n@@\n-func Add(a, b int) int { return a - b }\n+func Add(a, b int) int { return a + b }\n*** End Patch\n"]}`}}},
@@ -83,7 +83,7 @@ func TestAskProfiles(t *testing.T) {
 }
 
 // TestToolsProfileEmacs: `jido tools --profile emacs --format openai` is seed 001's
-// function list (with apply_patch, in every profile).
+// function list (with apply_patch and the git tools, in every profile).
 func TestToolsProfileEmacs(t *testing.T) {
 	r := runJidoEnv(t, t.TempDir(), offlineEnv, "tools", "--profile", "emacs", "--format", "openai")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -113,7 +113,8 @@ func TestToolsProfileEmacs(t *testing.T) {
 		"directory_list": {"directory_path", "pattern", "recursive"}, "current_directory": nil,
 		"file_exists": {"path"}, "goto_line": {"buffer_name", "line_number"},
 		"search_in_buffer": {"buffer_name", "case_sensitive", "search_text"},
-		"apply_patch":      {"dry_run", "input"},
+		"apply_patch":      {"dry_run", "input"}, "git_status": {"path"}, "git_diff": {"context", "path", "ref", "staged"},
+		"git_log": {"max_count", "path", "ref"}, "git_show": {"path", "ref"},
 	}, got)
 
 	r = runJidoEnv(t, t.TempDir(), offlineEnv, "tools", "--profile", "vscode")

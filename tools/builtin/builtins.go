@@ -47,6 +47,10 @@ var builtins = []*Tool{
 	bind(definitions.GotoLine, bufferOp(buffers.Buffers.GotoLine)),
 	bind(definitions.SearchInBuffer, bufferOp(buffers.Buffers.Search)),
 	bind(definitions.CurrentDirectory, (*BufferTools).CurrentDirectory),
+	bind(definitions.GitStatus, (*Git).GitStatus),
+	bind(definitions.GitDiff, (*Git).GitDiff),
+	bind(definitions.GitLog, (*Git).GitLog),
+	bind(definitions.GitShow, (*Git).GitShow),
 }
 
 // Tool is a built-in tool: its declaration, the Go type of its result, and its run.

@@ -1,0 +1,3 @@
+-- git_diff: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.git_diff(args)

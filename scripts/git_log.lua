@@ -1,0 +1,3 @@
+-- git_log: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.git_log(args)

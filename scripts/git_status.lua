@@ -1,0 +1,3 @@
+-- git_status: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.git_status(args)
