@@ -66,7 +66,12 @@ func (in *Interpreter) check(p Plan) Plan {
 			continue
 		}
 		notes = append(notes, capped...)
-		out.Tools = append(out.Tools, ToolPlan{Name: tp.Name, Args: args, Confidence: min(max(tp.Confidence, 0), 1)})
+		next := ToolPlan{Name: tp.Name, Args: args, Confidence: min(max(tp.Confidence, 0), 1), Show: tp.Show, Last: tp.Last, About: tp.About}
+		if tp.Then != nil && in.tool(tp.Then.Name) != nil {
+			then := *tp.Then
+			next.Then = &then
+		}
+		out.Tools = append(out.Tools, next)
 	}
 	out.NeedsTools = len(out.Tools) > 0
 	out.Notes = joinNotes(append([]string{p.Notes}, notes...)...)

@@ -65,6 +65,12 @@ func FuzzRules(f *testing.F) {
 	for _, tc := range unmapped {
 		f.Add(tc.query)
 	}
+	for _, tc := range phrasings {
+		f.Add(tc.query)
+	}
+	for _, tc := range offlineOnly {
+		f.Add(tc.query)
+	}
 	f.Fuzz(func(t *testing.T, query string) {
 		want := Rules(query, session)
 		got := (&Interpreter{}).Interpret(context.Background(), query, session)

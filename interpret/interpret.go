@@ -36,7 +36,29 @@ type ToolPlan struct {
 	Name       string         `json:"name"`
 	Args       map[string]any `json:"args"`
 	Confidence float64        `json:"confidence"`
+	// Show, when set, says how the result answers the question, where it is not the
+	// tool's plain output: ShowLineCount, ShowLargest, ShowNewest. Rules set it; a model's
+	// plan never has it.
+	Show string `json:"show,omitempty"`
+	// About says in words what a search whose query is a generated regular expression
+	// looks for ("the declarations of Run"), for showing its result.
+	About string `json:"about,omitempty"`
+	// Last, on a read_file that counts a file's lines, asks for the file's last Last lines
+	// next ("the last 5 lines of x.go"; read_file cannot count from the end); on a
+	// ShowLargest list_files, how many files to show.
+	Last int `json:"last,omitempty"`
+	// Then, on a glob that looks for the file a bare name means ("read client"), is the
+	// call to make on the one file it finds, its path argument left out; when the glob
+	// finds several, they are listed, when it finds none, that is said.
+	Then *ToolPlan `json:"then,omitempty"`
 }
+
+// Values of ToolPlan.Show.
+const (
+	ShowLineCount = "line_count" // read_file: the number of lines, not the content
+	ShowLargest   = "largest"    // list_files: the biggest files first, with their sizes
+	ShowNewest    = "newest"     // glob: the files changed most recently, with their times
+)
 
 // Plan is the interpretation of a query: the calls to make, or why none.
 type Plan struct {
@@ -142,7 +164,7 @@ func (in *Interpreter) ask(ctx context.Context, query string, c Context) (Plan, 
 // rules is Rules checked against the session: a plan whose tools the session does not offer
 // becomes an answer without tools that says so.
 func (in *Interpreter) rules(query string, c Context) Plan {
-	p := Rules(query, c)
+	p := rulesWith(query, c, func(name string) bool { return in.tool(name) != nil })
 	checked := in.check(p)
 	checked.Suggestions = in.offeredSuggestions(p.Suggestions)
 	if p.NeedsTools && len(checked.Tools) == 0 {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/jido-run/jido/tools/definitions"
 )
 
 // rule is one phrasing of an intent: a pattern over the normalized query, and what to plan
@@ -19,12 +21,35 @@ type rule struct {
 	build func(m match, c Context) (Plan, bool)
 }
 
+// gates are the words of the gated rules, by pattern: one of them must be in the
+// lower-case query for the pattern to be tried, so that a rule that cannot match costs a
+// few string searches, not a regular expression. Written while the table is built, read
+// only after.
+var gates = map[string][]string{}
+
+// gated is a rule tried only on queries that hold one of the |-separated words of needs.
+func gated(needs, intent, pattern string, build func(match, Context) (Plan, bool)) rule {
+	gates[pattern] = strings.Split(needs, "|")
+	return rule{intent: intent, pattern: pattern, build: build}
+}
+
+// holds reports whether s holds one of words.
+func holds(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // compiledRule is a rule whose pattern is compiled the first time a query reaches it: a
 // query that an early rule answers (the common ones) does not pay for compiling the whole
 // table, which takes about 6 ms, at each start of jido ask.
 type compiledRule struct {
 	rule
-	re func() *regexp.Regexp
+	needs []string // see gates; nil: always tried
+	re    func() *regexp.Regexp
 }
 
 // match is a rule's pattern matched against a query.
@@ -33,6 +58,10 @@ type match struct {
 	re  *regexp.Regexp
 	loc []int
 	cs  *bool // the query said "case sensitive" (true) or "ignoring case" (false)
+	rx  bool  // the query said "as a regex"
+	// has reports whether the session offers a tool: a rule plans no call to a tool that
+	// is not there (the git tools, glob to find a bare name), and says so or does without.
+	has func(name string) bool
 }
 
 // get returns the text of the named group, "" when it did not take part.
@@ -67,11 +96,19 @@ func (m match) through(a, b string) string {
 // The patterns share these pieces.
 const (
 	// lineRange is "10", "10-20", "10 to 20", ...: groups a and b.
-	lineRange = `(?P<a>\d+)(?: ?(?:-|–|—|to|through|thru|until|till|\.\.) ?(?P<b>\d+))?`
+	lineRange = `(?P<a>\d+)(?: ?(?:-|–|—|to|through|thru|until|till|\.\.|,) ?(?:line )?(?P<b>\d+))?`
 	// scope is where: " in src" (group t) or " here" (group here).
 	scope = `(?: (?:in|under|inside|within|across|throughout|from|below) (?P<t>.+?)| (?P<here>here|in here))?`
 	// depth is "depth 2" or "3 levels deep": groups d and d2.
 	depth = `(?:,? (?:(?:with |to )?(?:a )?(?:max(?:imum)? )?depth(?: of)? (?P<d>\d+)|(?P<d2>\d+) levels?(?: deep)?))?`
+	// kinds are the words that say what a symbol is ("the function X").
+	kinds = `function|func|fn|method|type|class|struct|interface|enum|trait|module|variable|var|const|constant|macro|symbol|defun|def|record|protocol|object`
+	// langWords are the languages a definition question may name ("the python class X").
+	langWords = `go|golang|python|py|javascript|js|typescript|ts|rust|elixir|elisp|emacs lisp|lisp`
+	// symbol is a symbol of a code question: group q.
+	symbol = `(?P<q>[\w.:#$?!-]+?)(?:\(\))?`
+	// showVerbs show a file's lines.
+	showVerbs = `show|read|print|display|view|cat|give|get|see|dump|open|output`
 	// viewVerbs show a file's content or a directory's entries, whichever the target is.
 	viewVerbs = `show|see|view|display|print|open|give|get|look at|check out|inspect|examine|peek at|peek into|` +
 		`take a look at|have a look at|look in|look inside|look into|browse|explore|pull up|bring up`
@@ -92,10 +129,41 @@ const (
 var table = sync.OnceValue(func() []compiledRule {
 	rules := []rule{
 		{"help", `^(?:help|h|\?|what can you do|what can i (?:ask|say|do)|how (?:do|can) i use (?:you|this|jido)|what do you (?:do|understand|know)|usage|commands|examples?|who are you|what are you)$`, helpPlan},
-		{"chat", `^(?:|hi|hello|hey|yo|thanks|thank you|thx|ty|cheers|good (?:morning|afternoon|evening|night)|bye|goodbye|see you|ok|okay|cool|nice|great|awesome|perfect|lol|yes|no|sure|how are you(?: doing)?|how's it going|what's up|sup|who made you|are you (?:there|alive|a bot|human)|what time is it|what day is it)$`, chatPlan},
-		{"search", `^(?:git )?(?:grep|rg|ack|ag)(?: for)?(?P<flags>(?: -{1,2}[\w-]+)*) (?P<q>"[^"]*"|'[^']*'|\S+)(?: (?:in |under )?(?P<t>\S+))?$`, grepPlan},
+		{"chat", `^(?:|hi|hello|hey|yo|thanks|thank you|thx|ty|cheers|good (?:morning|afternoon|evening|night)|bye|goodbye|see you|ok|okay|cool|nice|great|awesome|perfect|lol|yes|no|sure|how are you(?: doing)?(?: today)?|how's it going|how is it going|what's up|whats up|sup|who made you|are you (?:there|alive|a bot|human|ok)|what time is it|what day is it|(?:thanks|thank you|thx|ty)(?: (?:so much|a lot|a bunch|very much|again|man|mate|buddy|jido))*|(?:great|nice|good|awesome|cool|perfect)(?: (?:job|work|one|stuff))?(?: ,?(?:thanks|thank you|thx))?|well done|never ?mind|nvm|got it|understood|makes sense|i see|no worries|all good|good bye|see ya|later|hmm+|wow)$`, chatPlan},
+		gated("tail", "read_file", `^tail(?: -n ?(?P<n>\d+)| -(?P<n2>\d+))? (?P<t>\S+)$`, lastPlan),
+		gated("wc", "read_file", `^wc(?: -[lcwm]+)? (?P<t>\S+)$`, countPlan),
+		gated("sed", "read_file", `^sed -n ["']?(?P<a>\d+)(?:,(?P<b>\d+))?p["']? (?P<t>\S+)$`, linesPlan),
+		gated("-name|-iname", "glob", `^find(?: (?:\.|\./|(?P<t>[^\s-]\S*)))?(?: -type [fd])? -i?name (?P<p>"[^"]*"|'[^']*'|\S+)(?: -type [fd])?$`, globName(false)),
+		gated("tree", "list_files", `^tree(?: -[adfL]+ ?(?P<d>\d+)?)*(?: (?P<t>[^\s-]\S*))?(?: -L ?(?P<d2>\d+))?$`, treePlan),
+		gated("git", "git", `^git (?P<sub>status|st|diff|log|show)(?P<rest>(?: \S+)*)$`, gitShellPlan),
+		{"search", `^(?:git )?(?:grep|rg|ack|ag)(?: for)?(?P<flags>(?: -{1,2}[\w-]+)*) (?P<q>"[^"]*"|'[^']*'|\S+)(?: (?:in |under )?(?P<t>\S+|(?:the |all )?[\w.*+#-]+ files))?$`, grepPlan},
+		gated("files", "glob", `^(?:(?:show|list|find|get|give|display|print|what are|which are|what're)(?: me)? )?(?:the )?(?:(?P<n>\d+) )?(?:newest|latest|most recent|most recently (?:changed|modified|edited|updated|touched)|recently (?:changed|modified|edited|updated|touched|added)|last (?:changed|modified|edited|touched)|recent|freshest)(?: (?P<n2>\d+))? files`+scope+`$`, sizedPlan(ShowNewest)),
+		gated("files", "glob", `^(?:(?:which|what|find|list|show)(?: me)? )?(?:the )?files (?:have |were |got |did i |did we |that )?(?:changed|modified|edited|updated|touched|change|modify|edit) (?:recently|lately|last|most recently|today|this week)`+scope+`$`, sizedPlan(ShowNewest)),
+		gated("files", "glob", `^(?:(?:list|show|sort|order)(?: me)? )?(?:the )?files (?:sorted |ordered )?by (?:date|time|mtime|modification time|age|recency)`+scope+`$`, sizedPlan(ShowNewest)),
+		gated("file", "list_files", `^(?:(?:show|list|find|get|give|display|print|what are|which are|what're)(?: me)? )?(?:the )?(?:(?P<n>\d+) )?(?:largest|biggest|heaviest|fattest|huge|big|large)(?: (?P<n2>\d+))? files`+scope+`(?: by size)?$`, sizedPlan(ShowLargest)),
+		gated("file", "list_files", `^(?:which|what) files? (?:are|is) (?:the )?(?:largest|biggest|heaviest|the largest|the biggest|huge|big|large)`+scope+`$`, sizedPlan(ShowLargest)),
+		gated("file", "list_files", `^(?:(?:list|show|sort|order)(?: me)? )?(?:the )?files (?:sorted |ordered )?by size`+scope+`$`, sizedPlan(ShowLargest)),
+		gated("taking", "list_files", `^what(?:'s| is) taking (?:up )?(?:the most |all the |so much )?(?:space|room|disk space)$`, sizedPlan(ShowLargest)),
+		gated("status", "git", `^(?:(?:show|what's|whats|what is|check|get|see|view|give)(?: me)? )?(?:the )?(?:git |repo |repository |working tree |current |project )?status(?: of (?:the )?(?:repo|repository|project|working tree|working copy))?$`, gitStatusPlan),
+		gated("files", "git", `^(?:(?:which|what) )?files (?:have |were |are |did i |did we |got |i've |we've )?(?:changed|modified|touched|edited|dirty|uncommitted|staged|untracked|change|modify|edit|touch)(?: (?:so far|since the last commit|locally|in the working tree))?`+scope+`$`, gitStatusPlan),
+		gated("clean|dirty", "git", `^(?:is|are) (?:the )?(?:working tree|working copy|repo|repository|tree|checkout|workspace|project) (?:clean|dirty)$`, gitStatusPlan),
+		gated("uncommitted|unstaged|untracked|local|pending|unsaved", "git", `^(?:are there|do i have|do we have|any|is there)(?: any)? (?:uncommitted|unstaged|untracked|local|pending|unsaved) (?:changes|files|work|modifications)$`, gitStatusPlan),
+		gated("diff|change|modification|edits", "git", `^(?:(?:show|see|view|get|print|display|give|list)(?: me)? )?(?:the |my |our )?(?:git )?(?:diff|changes|uncommitted changes|unstaged changes|local changes|pending changes|working tree changes|current changes|modifications|staged changes|cached changes|staged diff|unstaged diff|diffs|edits i made)(?: (?:of|in|for|to|on) (?P<t>\S+))?$`, gitDiffPlan),
+		gated("what", "git", `^what (?:did|have) (?:i|we|you) (?:change|changed|modify|modified|edit|edited|touch|touched|do|done)(?: (?:in|to) (?P<t>\S+))?(?: so far)?$`, gitDiffPlan),
+		gated("changed", "git", `^what(?:'s| is| has)? (?:been )?changed in (?P<t>\S+)$`, gitDiffPlan),
+		gated("against|with|vs|versus|from|since|to |relative", "git", `^(?:(?:git )?diff|(?:show )?(?:the )?changes|what(?:'s| has)? changed|compare) (?:against|with|vs\.?|versus|from|since|to|relative to) (?P<ref>HEAD\S*|[0-9a-f]{7,40}|v?\d+\.\d[\w.-]*|main|master|develop|origin/\S+|the last commit|last commit)$`, gitDiffPlan),
+		gated("commit|log|history", "git", `^(?:(?:show|see|view|get|list|print|display|give)(?: me)? )?(?:the )?(?:(?P<n>\d+|`+numberWords+`) )?(?:last |latest |recent |most recent |past |previous |newest )?(?:(?P<n2>\d+|`+numberWords+`) )?(?:git )?(?:commits|commit log|commit history|git log|log|history|git history|commit messages|changelog of commits)(?: (?:of|for|on|in|touching|to) (?P<t>\S+))?$`, gitLogPlan),
+		gated("history|log|commit", "git", `^(?:history|log|commits) (?:of|for) (?P<t>\S+)$`, gitLogPlan),
+		gated("changed|happened|done", "git", `^what(?:'s| has| have)? (?:changed|happened|been changed|been done) (?:recently|lately|today|yesterday|this week|since .+|in the last .+|over the last .+|last week)$`, gitLogPlan),
+		gated("recent|latest", "git", `^(?:recent|latest|the latest|the recent) (?:changes|commits|activity|history)$`, gitLogPlan),
+		gated("who|when", "git", `^(?:who|when) (?:last )?(?:changed|modified|edited|touched|wrote|committed)(?: to)? (?P<t>\S+)(?P<one> last)?$`, gitLogPlan),
+		gated("when", "git", `^when (?:was|did) (?P<t>\S+) (?:last )?(?:get )?(?P<one>changed|change|modified|edited|committed|touched)(?: last)?$`, gitLogPlan),
+		gated("commit", "git", `^(?:(?:show|see|view|get|display|what(?:'s| is| was)|give)(?: me)? )?(?:the )?(?:last|latest|most recent|newest|head|current|(?P<prev>previous|second to last)) commit$`, gitShowPlan),
+		gated("commit", "git", `^(?:(?:show|see|view|display|what(?:'s| is) in|open)(?: me)? )?(?:the )?commit (?P<ref>[0-9a-fA-F]{6,40}|HEAD\S*)$`, gitShowPlan),
+		gated("commit|push|pull|checkout|switch|stash|rebase|merge|cherry|tag|reset|restore|fetch|clone|init|amend|squash", "git", `^(?:git )?(?:commit|push|pull|checkout|switch|stash|rebase|merge|cherry-pick|tag|reset|restore|fetch|clone|init|amend|squash)\b.*$`, gitChangePlan),
 		{"git", `^(?:git\b.*|(?:(?:show|what's|whats|what is|what are|list|see|get|view|check)(?: me)? )?(?:the )?(?:git |current |recent |latest )?(?:status|diff|log|history|commits?|commit log|commit history|branch(?:es)?|blame|staged changes|unstaged changes|uncommitted changes|pending changes|local changes|changes since .+|history of .+)|what (?:has |have )?changed(?: .*)?|what did (?:i|you|we) change(?: .*)?|which files (?:have |were )?(?:changed|modified)(?: .*)?|(?:commit|push|pull|checkout|stash|rebase|merge|cherry-pick|tag)\b.*)$`, gitPlan},
 		{"run_tests", `^(?:run|rerun|re-run|execute|launch|start|kick off|trigger|do)(?: (?:all|the|my|our|every|unit|go|project's|project|whole|entire|full|integration))* (?:tests?|test suite|testsuite|suite|specs?)(?: again)?(?: (?:in|for|of|under|on|inside) (?P<t>.+?))?(?: (?:matching|named|called|that match|with names? matching) (?P<sel>\S+))?$`, testsPlan},
+		gated("test|spec|suite", "run_tests", `^(?:run|rerun|re-run|execute|launch|start|kick off|trigger)(?: (?:all|the|my|our|every|only|just))* (?P<sel>[\w.-]+) (?:tests?|specs?|test suite|testsuite|suite)(?: again)?(?: (?:in|for|of|under|inside) (?P<t>.+?))?$`, namedTestsPlan),
 		{"run_tests", `^(?:go )?test(?: (?P<t>\S+))?$`, testsPlan},
 		{"run_tests", `^(?:run )?(?:the )?(?P<sel>(?-i:(?:Test|Benchmark|Example|Fuzz)[A-Z0-9_])\w*)(?: test| benchmark)?(?: (?:in|from|under) (?P<t>.+?))?$`, testsPlan},
 		{"run_tests", `^(?:do|does|are|is|did|will) (?:the |all (?:the )?|my |our )?(?:tests?|test suite|build)(?: still)? (?:pass|passing|green|ok|work|working|succeed|succeeding|fail|failing|broken|break)(?: (?:in|for) (?P<t>.+?))?$`, testsPlan},
@@ -105,11 +173,21 @@ var table = sync.OnceValue(func() []compiledRule {
 		{"search", `^(?:(?:list|show|find|get|search|search for|grep|grep for|look for|scan for|collect|print|give me|display|count|how many)(?: me)?(?: all| every| any)?(?: (?:the|of the|my|our))?(?: open| remaining| outstanding| pending)? )?(?:todos|to-dos|todo comments|todo items|todo notes|todo markers|fixmes|fixme comments|todos?(?: and| or| &|/| /) ?fixmes?|fixmes?(?: and| or| &|/| /) ?todos?)(?: comments| notes| items| markers)?(?: (?:are )?(?:left|remaining|there))?` + scope + `(?: (?:are there|left|remaining))?$`, todosPlan},
 		{"search", `^(?:list|show|any|are there(?: any)?|is there(?: any)?|what are(?: the)?|do we have(?: any)?|how many)(?: (?:the|open|remaining))* (?:todo|fixme)s?(?: comments| items| notes)?(?: (?:left|remaining))?` + scope + `(?: (?:left|remaining|are there))?$`, todosPlan},
 		{"search", `^(?:what|which) (?:todos|fixmes|todo comments|fixme comments)(?: are there| do we have| are left| remain| exist)` + scope + `$`, todosPlan},
-		{"read_file", `^(?:show|read|print|display|view|cat|give|get|see|open|output|dump)(?: me)?(?: the)? lines? ` + lineRange + ` (?:of|in|from) (?P<t>.+?)$`, linesPlan},
+		gated("line", "read_file", `^(?:(?:`+showVerbs+`)(?: me)? )?(?:the )?(?:from )?lines? `+lineRange+` (?:of|in|from) (?P<t>.+?)$`, linesPlan),
+		gated("line", "read_file", `^(?:(?:`+showVerbs+`)(?: me)? )?(?:the )?(?:first|top|initial|opening|beginning) (?:(?P<n>`+numberWords+`) )?(?:lines|(?P<one>line)) (?:of|in|from) (?P<t>.+?)$`, linesPlan),
+		gated("line", "read_file", `^(?:(?:`+showVerbs+`)(?: me)? )?(?:the )?(?:last|final|bottom|ending|closing) (?:(?P<n>`+numberWords+`) )?(?:lines|(?P<one>line)) (?:of|in|from) (?P<t>.+?)$`, lastLinesPlan),
+		gated("end|bottom|tail", "read_file", `^(?:(?:`+showVerbs+`)(?: me)? )?the (?:end|bottom|tail) of (?P<t>.+?)$`, lastPlan),
+		gated("line", "read_file", `^(?:(?:`+showVerbs+`)(?: me)? )?(?:the )?(?P<t>\S+),? (?:from|starting (?:at|from|on|with)|beginning (?:at|with|on)|after) line (?P<o>\d+)(?: (?:on|onwards|onward|forward|forwards|to the end|to the bottom))?$`, fromLinePlan),
+		gated("line", "read_file", `^(?:(?:`+showVerbs+`)(?: me)? )?(?:everything |all )?(?:from|starting (?:at|from|on)|beginning (?:at|on)|after) line (?P<o>\d+)(?: (?:on|onwards|onward))? (?:of|in) (?P<t>.+?)$`, fromLinePlan),
+		gated("line|long|big|large|length|loc|size|wc|count", "read_file", `^(?:(?:what(?:'s| is) )?(?:the )?(?:line count|number of lines|lines? count|count of lines|length|loc|size in lines) (?:of|in|for)|how (?:many lines|long|big|large)(?: (?:are|is|does|do|there|in|of))*|count(?: the)? lines (?:of|in)|(?:wc|count lines)(?: -l)?)(?: the)? (?P<t>.+?)(?: (?:have|has|contain|contains|got|is))?$`, countPlan),
 		{"read_file", `^(?:show|read|print|display|view|cat|see|open|dump)(?: me)? (?P<t>.+?),? (?:from |at |on )?lines? ` + lineRange + `$`, linesPlan},
 		{"read_file", `^(?:show|read|print|display|view|cat|give|get|see|dump)(?: me)?(?: the)? (?:first|top) (?P<n>\d+) lines (?:of|in|from) (?P<t>.+?)$`, linesPlan},
 		{"read_file", `^head(?: -n ?(?P<n>\d+)| -(?P<n2>\d+))? (?P<t>\S+)$`, linesPlan},
 		{"read_file", `^(?:(?:show|read|open|view|cat|print|see|go to|jump to)(?: me)? )?(?P<t>[^\s:]+):` + lineRange + `$`, linesPlan},
+		gated("test", "glob", `^(?:(?:list|show|find|get|give|locate|where are|which are|what are|display|print)(?: me)? )?(?:all )?(?:the |our |my )?test files`+scope+`$`, testFilesPlan),
+		gated("test", "search", `^(?:what|which) tests (?:are there|do we have|exist|are defined|have we got|are in there|does (?:the |this )?(?:project|repo) have)`+scope+`$`, testsListPlan),
+		gated("test", "search", `^(?:(?:list|show|find|get|enumerate|print|display|give)(?: me)? )?(?:all )?(?:the |our |my )?(?:tests|test functions|test cases|test names|unit tests)`+scope+`$`, testsListPlan),
+		gated("test", "search", `^(?:are there|do we have|do i have|is there)(?: any)? tests`+scope+`$`, testsListPlan),
 		{"glob", `^(?:(?P<v>find|list|show|get|give|search for|search|locate|look for|where are|which are|what are|count|how many|are there|is there|do we have|display|print|enumerate)(?: me)? )?(?:(?:all|every|the|any|of|my|our) )*(?P<lang>emacs lisp|[\w.+#*-]+) (?:files?|sources?|source files|scripts?|modules|documents|docs|configs?)(?: (?:are there|do we have|exist|there are))?` + scope + `(?: (?:are there|do we have|exist|there are))?$`, globLangPlan},
 		{"glob", `^(?:(?P<v>find|list|show|get|give|locate)(?: me)? )?(?:(?:all|every|the|any) )*files (?:ending (?:in|with)|with (?:the )?(?:extension|suffix|ext)) (?P<lang>\S+)` + scope + `$`, globLangPlan},
 		{"glob", `^(?:(?P<v>find|list|show|get|give|locate)(?: me)? )?(?:(?:all|every|the|any) )*files with (?:the |an? )?(?P<lang>\S+) extension` + scope + `$`, globLangPlan},
@@ -129,6 +207,17 @@ var table = sync.OnceValue(func() []compiledRule {
 		{"list_files", `^(?:ls|ll) (?-i:-\w*R\w*)(?: (?P<t>\S+))?$`, treePlan},
 		{"list_files", `^(?:what does|how does) (?P<t>(?:the |this |our )?(?:project|repo|repository|codebase|code base|code)) look(?: like)?$`, treePlan},
 		{"list_files", `^how is (?P<t>(?:the |this |our )?(?:project|repo|repository|codebase|code)) (?:organi[sz]ed|structured|laid out|arranged)$`, treePlan},
+		gated("defined|declared", "search", `^where (?:is|are) (?:the )?(?:(?:`+kinds+`) )?`+symbol+` (?:defined|declared) and (?P<and>used|called|where (?:is it|it is) (?:used|called)|who calls it|what calls it|its callers|its uses)$`, definitionPlan),
+		gated("definition|declaration", "search", `^(?:(?:find|show|get|give|list)(?: me)? )?(?:the )?(?:definition|declaration)s? (?:and|&) (?P<and>usages|uses|callers|calls|call sites|references) of (?:the )?(?:(?:`+kinds+`) )?`+symbol+`$`, definitionPlan),
+		gated("defined|declared|implemented|introduced", "search", `^(?:where's|wheres|where|in which files?|which files?|what files?)(?: (?:is|are|was|were|does|do|did))? (?:the )?(?:(?P<lang>`+langWords+`) )?(?:(?:`+kinds+`) )?`+symbol+` (?:gets? |being |actually |first )?(?:defined|declared|implemented|introduced)(?: (?:in|under|within|inside|among) (?P<t>.+?)| in)?$`, definitionPlan),
+		gated("def|decl|implementation", "search", `^(?:(?:find|show|get|go to|goto|jump to|take me to|where(?:'s| is)|locate|search for|look for|look up|open|print|display|give)(?: me)? )?(?:the )?(?:(?P<lang>`+langWords+`) )?(?:definition|declaration|implementation|decl|def)s? (?:of|for) (?:the )?(?:(?:`+kinds+`) )?`+symbol+`(?: (?:in|under) (?P<t>.+?))?$`, definitionPlan),
+		gated("define|declare|implement", "search", `^(?:which|what) files? (?:defines?|declares?|implements?) (?:the )?(?:(?:`+kinds+`) )?`+symbol+`(?: (?:in|under) (?P<t>.+?))?$`, definitionPlan),
+		gated("where", "search", `^(?:show|tell)(?: me)? where (?:the )?(?:(?P<lang>`+langWords+`) )?(?:(?:`+kinds+`) )?`+symbol+` (?:is|are|gets|was) (?:defined|declared|implemented)(?: (?:in|under) (?P<t>.+?))?$`, definitionPlan),
+		gated("where|find|locate|show|go to|jump", "search", `^(?:where(?:'s| is| are)|find|locate|show me|go to|jump to) (?:the )?(?:(?P<lang>`+langWords+`) )?(?P<loose>`+kinds+`) `+symbol+`(?: (?:in|under) (?P<t>.+?))?$`, definitionPlan),
+		gated("def|decl|gd", "search", `^(?:def|defn|definition|goto definition|go to definition|jump to definition|gd|declaration)(?: of)? `+symbol+`$`, definitionPlan),
+		gated("call|invoke", "search", `^(?:who|what|which (?:functions?|code|files?|methods?)) (?:calls|call|invokes|invoke)(?: the)?(?: (?:function|method|func))? `+symbol+`(?: (?:in|under) (?P<t>.+?))?$`, callersPlan),
+		gated("call|invocation", "search", `^(?:(?:find|show|list|get|search for|look for|give me|where are)(?: me)? )?(?:(?:all|every) )?(?:the )?(?:callers|call sites|call-sites|callsites|calls|invocations) (?:of|to|for) (?:the )?(?:(?:function|method|func) )?`+symbol+scope+`$`, callersPlan),
+		gated("called|invoked", "search", `^(?:where|from where) (?:is|are|does|do) (?:the )?(?:(?:function|method|func) )?`+symbol+` (?:get )?(?:called|invoked|called from|invoked from)(?: (?:in|under) (?P<t>.+?))?$`, callersPlan),
 		{"search", `^(?:(?:find|show|list|get|search for|search|look for|grep for|give me)(?: me)? )?(?:(?:all|every) )?(?:the )?(?:usages?|uses|references|refs|occurrences|instances|calls|callers|call sites|mentions|invocations) (?:of|to|for) (?P<q>.+?)` + scope + `$`, searchRule("")},
 		{"search", `^(?:where|in which files?|which files?|what files?)(?: (?:is|are|does|do|was|were))? (?:the )?(?:(?:function|method|type|class|struct|interface|variable|var|const|constant|field|symbol|macro) )?(?P<q>.+?) (?:gets? |being )?(?:defined|declared|implemented|used|called|referenced|mentioned|set|initiali[sz]ed|imported|created|thrown|raised|handled|registered|live|lives|come from|comes from|assigned|invoked|instantiated)(?: (?:in|under) (?P<t>.+?)| in)?$`, searchRule("")},
 		{"search", `^(?:who|what) (?:calls|uses|references|imports|invokes|mentions|sets|implements) (?P<q>.+?)(?: (?:in|under) (?P<t>.+?))?$`, searchRule("")},
@@ -153,7 +242,7 @@ var table = sync.OnceValue(func() []compiledRule {
 	}
 	out := make([]compiledRule, len(rules))
 	for i, r := range rules {
-		out[i] = compiledRule{rule: r, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)` + r.pattern) })}
+		out[i] = compiledRule{rule: r, needs: gates[r.pattern], re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)` + r.pattern) })}
 	}
 	return out
 })
@@ -163,14 +252,30 @@ var table = sync.OnceValue(func() []compiledRule {
 // against the session's tools and sandbox. Listing defaults to the directory in focus,
 // searching and finding to the whole project.
 func Rules(query string, c Context) Plan {
-	q, cs := cutCase(normalize(query))
+	return rulesWith(query, c, builtin)
+}
+
+// builtin reports whether name is a built-in tool: what Rules, which knows no session,
+// takes to be on offer.
+func builtin(name string) bool {
+	_, ok := definitions.Lookup(name)
+	return ok
+}
+
+// rulesWith is Rules for a session that offers the tools has says it does.
+func rulesWith(query string, c Context, has func(string) bool) Plan {
+	q, cs, rx := cutModifiers(normalize(query))
+	lower := strings.ToLower(q)
 	for _, r := range table() {
+		if r.needs != nil && !holds(lower, r.needs) {
+			continue
+		}
 		re := r.re()
 		loc := re.FindStringSubmatchIndex(q)
 		if loc == nil {
 			continue
 		}
-		if p, ok := r.build(match{s: q, re: re, loc: loc, cs: cs}, c); ok {
+		if p, ok := r.build(match{s: q, re: re, loc: loc, cs: cs, rx: rx, has: has}, c); ok {
 			p.Source = SourceRules
 			return p
 		}
@@ -179,19 +284,45 @@ func Rules(query string, c Context) Plan {
 		Suggestions: suggest()}
 }
 
-// cutCase takes a trailing "case sensitive" or "ignoring case" off a query.
-func cutCase(q string) (string, *bool) {
+// cutModifiers takes the words that say how to search off a query, wherever they are:
+// "ignoring case" or "case sensitive" (cs), "as a regex" (rx). "search for foo ignoring
+// case in src" is then "search for foo in src".
+func cutModifiers(q string) (string, *bool, bool) {
 	re := textRegexps()
+	var cs *bool
 	for _, m := range []struct {
 		re *regexp.Regexp
 		cs bool
 	}{{re.caseOff, false}, {re.caseOn, true}} {
 		if loc := m.re.FindStringIndex(q); loc != nil {
-			cs := m.cs
-			return q[:loc[0]], &cs
+			v := m.cs
+			cs = &v
+			q = splice(q, loc)
+			break
 		}
 	}
-	return q, nil
+	rx := false
+	if m := re.lead.FindStringSubmatchIndex(q); m != nil {
+		switch w := strings.ToLower(q[m[2]:m[3]]); {
+		case strings.Contains(w, "insensitive") || w == "caseless":
+			cs = new(false)
+		case strings.Contains(w, "sensitive"):
+			cs = new(true)
+		default:
+			rx = true
+		}
+		q = "search for " + q[m[1]:]
+	}
+	if loc := re.regex.FindStringIndex(q); loc != nil {
+		rx = true
+		q = splice(q, loc)
+	}
+	return q, cs, rx
+}
+
+// splice cuts q[loc[0]:loc[1]] out of q, leaving one space between what was around it.
+func splice(q string, loc []int) string {
+	return strings.TrimSpace(strings.TrimSpace(q[:loc[0]]) + " " + strings.TrimSpace(q[loc[1]:]))
 }
 
 // example is a phrasing the rules understand, and the tool it leads to.
@@ -287,13 +418,14 @@ func chatPlan(match, Context) (Plan, bool) {
 }
 
 func gitPlan(match, Context) (Plan, bool) {
-	return answer("There is no git tool. With a language model configured (e.g. GEMINI_API_KEY), run_shell can run git for you.",
+	return answer("There is no git tool for that (git_status, git_diff, git_log and git_show read the status, the changes, the history and a commit, where the session offers them). "+
+		"With a language model configured (e.g. GEMINI_API_KEY), run_shell can run git for you.",
 		suggest("list_files", "search", "read_file")...), true
 }
 
 func mutatingPlan(match, Context) (Plan, bool) {
-	return answer("Without a language model I do not guess at changes: deleting, writing, editing, moving files and running commands "+
-		"need one (e.g. GEMINI_API_KEY), which shows each call for your approval.",
+	return answer("Offline mode only reads the project: without a language model I do not guess at changes. Deleting, writing, editing, "+
+		"moving files and running commands need one (e.g. GEMINI_API_KEY), which shows each call for your approval.",
 		suggest("read_file", "search", "run_tests")...), true
 }
 
@@ -365,13 +497,21 @@ func readPlan(m match, c Context) (Plan, bool) {
 		if t.kind == dirKind {
 			return listDir(t.path, likely), true
 		}
+		if t.paths == nil {
+			return fileCall(m, t, call("read_file", sure, map[string]any{}), "Read "+t.path+"."), true
+		}
 		t.kind = fileKind
 		return viewPlan(t, sure), true
 	})
 }
 
 func viewRule(m match, c Context) (Plan, bool) {
-	return with(m.get("t"), c, func(t target) (Plan, bool) { return viewPlan(t, likely), true })
+	return with(m.get("t"), c, func(t target) (Plan, bool) {
+		if t.kind == fileKind && t.paths == nil {
+			return fileCall(m, t, call("read_file", likely, map[string]any{}), "Read "+t.path+"."), true
+		}
+		return viewPlan(t, likely), true
+	})
 }
 
 func listPlan(m match, c Context) (Plan, bool) {
@@ -424,9 +564,12 @@ func linesPlan(m match, c Context) (Plan, bool) {
 		if t.paths != nil || t.kind == dirKind {
 			return Plan{}, false
 		}
-		args := map[string]any{"path": t.path}
+		args := map[string]any{}
 		var what string
 		switch a, n := m.get("a"), m.first("n", "n2"); {
+		case a == "" && n == "" && m.get("one") != "":
+			args["limit"] = 1
+			what = "the first line of "
 		case a != "":
 			start, _ := strconv.Atoi(a)
 			end := start
@@ -440,14 +583,10 @@ func linesPlan(m match, c Context) (Plan, bool) {
 				what = fmt.Sprintf("line %d of ", start)
 			}
 		default:
-			limit := 10 // head's default
-			if n != "" {
-				limit, _ = strconv.Atoi(n)
-			}
-			args["limit"] = min(max(limit, 1), int(caps["limit"]))
+			args["limit"] = min(max(number(n, 10), 1), int(caps["limit"])) // 10: head's default
 			what = fmt.Sprintf("the first %d lines of ", args["limit"])
 		}
-		return calls("Read "+what+t.path+".", call("read_file", sure, args)), true
+		return fileCall(m, t, call("read_file", sure, args), "Read "+what+t.path+"."), true
 	})
 }
 
@@ -602,7 +741,7 @@ type searchSpec struct {
 // regular expression; mode is the output mode ("" for content).
 func searchRule(mode string) func(match, Context) (Plan, bool) {
 	return func(m match, c Context) (Plan, bool) {
-		s, ok := specOf(m.get("q"), m.get("rx") != "", m)
+		s, ok := specOf(m.get("q"), m.get("rx") != "" || m.rx, m)
 		if !ok {
 			return Plan{}, false
 		}
@@ -614,7 +753,7 @@ func searchRule(mode string) func(match, Context) (Plan, bool) {
 // searchGeneric is "search for X in Y": when Y names no path ("in user profile"), the
 // whole "X in Y" is the query.
 func searchGeneric(m match, c Context) (Plan, bool) {
-	s, ok := specOf(m.get("q"), m.get("rx") != "", m)
+	s, ok := specOf(m.get("q"), m.get("rx") != "" || m.rx, m)
 	if !ok {
 		return Plan{}, false
 	}
@@ -687,9 +826,9 @@ func searchPlan(s searchSpec, where string, c Context, rationale string) (Plan, 
 	if where == "" {
 		return calls(rationale+".", call("search", sure, args)), true
 	}
-	if g, ok := filesScope(where); ok {
-		args["include_paths"] = []any{g}
-		return calls(rationale+" in "+g+" files.", call("search", sure, args)), true
+	if globs, ok := filesScope(where); ok {
+		args["include_paths"] = globs
+		return calls(rationale+" in "+where+".", call("search", sure, args)), true
 	}
 	return with(where, c, func(t target) (Plan, bool) {
 		if t.paths != nil {
@@ -708,16 +847,27 @@ func searchPlan(s searchSpec, where string, c Context, rationale string) (Plan, 
 	})
 }
 
-// filesScope reads "go files", "all *.ts files" or "*.md" as the file-name glob to search in.
-func filesScope(where string) (string, bool) {
+// filesScope reads "go files", "all *.ts files", "*.md", "python code", "the test files"
+// as the file-name globs to search in.
+func filesScope(where string) ([]any, bool) {
 	w := strings.TrimPrefix(strings.TrimPrefix(where, "all "), "the ")
-	if word, ok := strings.CutSuffix(w, " files"); ok && knownExtension(word) {
-		return fileGlob(word)
+	switch strings.ToLower(w) {
+	case "test files", "tests", "test code", "test sources", "the tests", "unit tests", "test suite":
+		return testGlobs, true
+	}
+	for _, suffix := range []string{" files", " code", " sources", " source files", " source"} {
+		if word, ok := strings.CutSuffix(w, suffix); ok && knownExtension(word) {
+			g, ok := fileGlob(word)
+			return []any{g}, ok
+		}
+	}
+	if g, ok := languages[strings.ToLower(w)]; ok && len(w) >= 4 && !strings.Contains(g, "{") && w != "text" && w != "header" {
+		return []any{g}, true // "in python", "in rust"
 	}
 	if hasGlobMeta(w) && !strings.Contains(w, "/") && pathLike(w) && checkGlob(w) == nil {
-		return w, true
+		return []any{w}, true
 	}
-	return "", false
+	return nil, false
 }
 
 func grepPlan(m match, c Context) (Plan, bool) {
@@ -725,7 +875,7 @@ func grepPlan(m match, c Context) (Plan, bool) {
 	if q == "" {
 		return Plan{}, false
 	}
-	s := searchSpec{query: q, regex: looksLikeRegex(q), cs: m.cs}
+	s := searchSpec{query: q, regex: m.rx || looksLikeRegex(q), cs: m.cs}
 	literal := false
 	for _, f := range strings.Fields(m.get("flags")) {
 		switch {

@@ -21,7 +21,9 @@ var ErrBadPath = errors.New("invalid characters in path")
 // textPatterns are the regexps of query normalization and target parsing.
 type textPatterns struct {
 	head, tail      *regexp.Regexp // politeness before and after the request
-	caseOff, caseOn *regexp.Regexp // a trailing "ignoring case", "case sensitive"
+	caseOff, caseOn *regexp.Regexp // "ignoring case", "case sensitive", at the end or before a place
+	regex           *regexp.Regexp // "as a regex", "(regex)"
+	lead            *regexp.Regexp // "regex search for", "case-insensitive search for": group m
 	target          *regexp.Regexp // a target phrase: articles and kind words around a path
 }
 
@@ -36,8 +38,10 @@ var textRegexps = sync.OnceValue(func() textPatterns {
 			`|i(?:'d| would) (?:like|love)(?: you)? to\b ?|i (?:want|need)(?: you)? to\b ?` +
 			`|(?:let me know|tell me|let me|let's|lets|let us|help me|go ahead and|try to|quickly|just|i wonder|do you know|any idea)\b ?)`),
 		tail:    regexp.MustCompile(`(?i)(?:,? (?:please|pls|plz|for me|thanks|thank you|thx|real quick|quickly|right now|now|again|if you can|if possible|when you can))+$`),
-		caseOff: regexp.MustCompile(`(?i),? ?(?:\(?(?:case[- ]insensitive(?:ly)?|ignor(?:e|ing) (?:the )?case)\)?|in any case|regardless of case|no matter the case)$`),
-		caseOn:  regexp.MustCompile(`(?i),? ?\(?(?:case[- ]sensitive(?:ly)?|matching case|with exact case|exact case)\)?$`),
+		caseOff: regexp.MustCompile(`(?i)(?:^|,? )(?:\(?(?:case[- ]?insensitive(?:ly)?|ignor(?:e|ing) (?:the )?case|not case[- ]sensitive(?:ly)?|without case|caseless(?:ly)?|any case)\)?|in any case|regardless of case|no matter the case)(?:$|[ ,])`),
+		caseOn:  regexp.MustCompile(`(?i)(?:^|,? )\(?(?:case[- ]?sensitive(?:ly)?|matching case|with exact case|exact case|respecting case)\)?(?:$|[ ,])`),
+		regex:   regexp.MustCompile(`(?i)(?:^|,? )(?:\((?:regex|regexp|re)\)|(?:as|using|with|via) (?:an? )?(?:regex|regexp|regular expression|re2)(?: pattern)?|as an? pattern)(?:$|[ ,])`),
+		lead:    regexp.MustCompile(`(?i)^(?:do an? |run an? |make an? )?(?P<m>regex|regexp|regular expression|case[- ]?insensitive|caseless|case[- ]?sensitive) (?:search|grep|find)(?: for)? `),
 		target: regexp.MustCompile(`(?i)^(?:(?:the|a|an|my|our|that|this) )?` +
 			`(?:(?:(?P<f>file|script|source file)|(?P<d>folder|directory|dir|package|module|subdirectory|subfolder|subdir)) )?` +
 			`(?:(?:called|named) )?(?P<p>.+?)` +
@@ -64,10 +68,100 @@ func normalize(q string) string {
 			q = q[:loc[0]]
 		}
 		q = strings.TrimSpace(q)
+		q = fixVerb(q)
 		if q == before {
+			return unmention(q)
+		}
+	}
+}
+
+// unmention drops the @ of the @path mentions of a query ("read @src/main.go") when what
+// follows reads as a path: a file name or a path with a slash. "@Override" is kept.
+func unmention(q string) string {
+	if !strings.Contains(q, "@") {
+		return q
+	}
+	fields := strings.Split(q, " ")
+	for i, f := range fields {
+		if p, ok := strings.CutPrefix(f, "@"); ok && p != "" && (strings.Contains(p, "/") || looksLikeFile(p)) {
+			fields[i] = p
+		}
+	}
+	return strings.Join(fields, " ")
+}
+
+// verbs are the words a request starts with that fixVerb corrects typos of, in order of
+// preference.
+var verbs = []string{
+	"search", "find", "show", "read", "list", "open", "grep", "view", "display", "print", "locate",
+	"where", "what", "which", "how", "tree", "run", "rerun", "test", "explain", "count", "glob",
+	"cat", "head", "tail", "summarize", "describe", "look", "give", "lines",
+	"delete", "remove", "rename", "create", "write", "edit", "update", "refactor", "commit",
+}
+
+// knownWords are first words fixVerb leaves alone although they are one edit away from a verb.
+var knownWords = map[string]bool{
+	"finds": true, "shows": true, "reads": true, "lists": true, "tests": true, "views": true, "prints": true,
+	"seek": true, "see": true, "hunt": true, "scan": true, "cd": true, "ls": true, "ll": true, "la": true,
+	"line": true, "lint": true, "heads": true, "tails": true, "trees": true, "counts": true, "rust": true,
+	"who": true, "whom": true, "whose": true, "why": true, "when": true, "shell": true, "shall": true,
+	"hot": true, "sow": true, "fin": true, "fine": true, "hoe": true, "rea": true,
+}
+
+// fixVerb corrects a typo in the first word of a query when it is one deletion, insertion
+// or swap of neighbours away from a verb and starts like it ("serach", "fnd", "shwo",
+// "raed", "lsit"). Substitutions are not corrected: "last", "that", "text" are words.
+func fixVerb(q string) string {
+	word, rest, _ := strings.Cut(q, " ")
+	if len(word) < 3 || len(word) > 9 {
+		return q
+	}
+	w := strings.ToLower(word)
+	if knownWords[w] {
+		return q
+	}
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
 			return q
 		}
 	}
+	for _, v := range verbs {
+		if w == v {
+			return q
+		}
+	}
+	for _, v := range verbs {
+		if v[0] == w[0] && oneEdit(w, v) && w != v+"s" {
+			if rest == "" {
+				return v
+			}
+			return v + " " + rest
+		}
+	}
+	return q
+}
+
+// oneEdit reports whether a becomes b by deleting, inserting one letter or swapping two
+// neighbours (ASCII words).
+func oneEdit(a, b string) bool {
+	switch d := len(a) - len(b); d {
+	case 0:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	case 1, -1:
+		if d < 0 {
+			a, b = b, a
+		}
+		i := 0
+		for i < len(b) && a[i] == b[i] {
+			i++
+		}
+		return a[i+1:] == b[i:]
+	}
+	return false
 }
 
 // kind says whether a target names a file, a directory, or may be either.
@@ -85,6 +179,7 @@ type target struct {
 	paths []string // "these files": the session's last listing
 	kind  kind
 	stop  *Plan // set when the target cannot be used (outside the root, no current file): why
+	named bool  // the path was written in the query (not "it", "here")
 }
 
 // ref is a context reference: a phrase that names something of the session, not a path.
@@ -140,6 +235,9 @@ const pathChars = "_.~/@+-*?[]{},:=#%"
 // so that the rule does not apply.
 func resolve(phrase string, c Context) (target, bool) {
 	s, quoted := unquote(strings.TrimSpace(phrase))
+	if !quoted && len(s) > 1 && s[0] == '@' {
+		s = s[1:] // an @path mention
+	}
 	if s == "" {
 		return target{}, false
 	}
@@ -180,7 +278,7 @@ func resolve(phrase string, c Context) (target, bool) {
 	if k == anyKind && looksLikeFile(p) {
 		k = fileKind
 	}
-	return target{path: p, kind: k}, true
+	return target{path: p, kind: k, named: true}, true
 }
 
 // group reports whether the named group of re took part in the match m.

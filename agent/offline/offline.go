@@ -132,7 +132,7 @@ func (p *Provider) Complete(ctx context.Context, req agent.Request, onText func(
 	}
 	msg := say(joinLines(plan.Rationale, note(plan.Notes)), onText)
 	for i, t := range plan.Tools {
-		msg.Calls = append(msg.Calls, agent.ToolCall{ID: fmt.Sprintf("call-%d", len(h.calls)+i+1), Name: t.Name, Args: t.Args})
+		msg.Calls = append(msg.Calls, agent.ToolCall{ID: fmt.Sprintf("call-%d", len(h.calls)+i+1), Name: t.Name, Args: t.Args, Opaque: sealHint(t)})
 	}
 	return msg, nil
 }

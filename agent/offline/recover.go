@@ -26,6 +26,9 @@ func recovery(results []agent.ToolResult, h history, offered func(string) bool) 
 	}
 	r := results[0]
 	c := h.calls[r.CallID]
+	if next, ok := followHint(r, c, offered); ok {
+		return next, true
+	}
 	switch {
 	case r.Name == "read_file" && !r.OK && isNotExist(r) && offered("glob"):
 		name, _ := c.Args["path"].(string)
@@ -50,7 +53,7 @@ func recovery(results []agent.ToolResult, h history, offered func(string) bool) 
 		args["path"] = v.Files[0].Path
 		return agent.Message{
 			Role:  agent.Assistant,
-			Calls: []agent.ToolCall{{ID: findPrefix + "read-" + read.ID, Name: "read_file", Args: args}},
+			Calls: []agent.ToolCall{{ID: findPrefix + "read-" + read.ID, Name: "read_file", Args: args, Opaque: read.Opaque}},
 		}, true
 	}
 	return agent.Message{}, false
@@ -79,4 +82,53 @@ func caseless(name string) string {
 		}
 	}
 	return b.String()
+}
+
+// followHint is the next step a plan's hint asks for: the last lines of a file whose lines
+// were counted, the call on the one file a bare name found. ok is false when there is none.
+func followHint(r agent.ToolResult, c agent.ToolCall, offered func(string) bool) (agent.Message, bool) {
+	h := hintOf(c)
+	switch {
+	case !r.OK:
+		return agent.Message{}, false
+	case r.Name == "read_file" && h.Last > 0:
+		var v definitions.ReadFileResult
+		if json.Unmarshal(r.Content, &v) != nil || v.Path == "" {
+			return agent.Message{}, false
+		}
+		args := map[string]any{"path": v.Path, "offset": max(v.TotalLines-h.Last+1, 1), "limit": h.Last}
+		return agent.Message{Role: agent.Assistant, Calls: []agent.ToolCall{{ID: "last-" + c.ID, Name: "read_file", Args: args}}}, true
+	case r.Name == "glob" && h.Then != nil:
+		var v definitions.FileList
+		if json.Unmarshal(r.Content, &v) != nil || len(v.Files) > 1 {
+			return agent.Message{}, false // several: the glob's result, rendered, lists them
+		}
+		if len(v.Files) == 0 {
+			return agent.Message{Role: agent.Assistant, Text: fmt.Sprintf("No file is named %s.", bareName(c))}, true
+		}
+		f := v.Files[0]
+		if f.Type == "dir" && offered("list_dir") {
+			return agent.Message{Role: agent.Assistant, Calls: []agent.ToolCall{{ID: "then-" + c.ID, Name: "list_dir", Args: map[string]any{"path": f.Path}}}}, true
+		}
+		if !offered(h.Then.Name) {
+			return agent.Message{}, false
+		}
+		args := maps.Clone(h.Then.Args)
+		if args == nil {
+			args = map[string]any{}
+		}
+		args["path"] = f.Path
+		then := *h.Then
+		then.Then = nil
+		return agent.Message{Role: agent.Assistant, Calls: []agent.ToolCall{{ID: "then-" + c.ID, Name: then.Name, Args: args, Opaque: sealHint(then)}}}, true
+	}
+	return agent.Message{}, false
+}
+
+// bareName is the name a glob of a bare name looked for: "client" of **/client.
+func bareName(c agent.ToolCall) string {
+	if ps := stringsArg(c, "patterns"); len(ps) > 0 {
+		return strings.TrimPrefix(ps[0], "**/")
+	}
+	return argOr(c, "pattern", "like that")
 }

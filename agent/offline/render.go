@@ -1,12 +1,15 @@
 package offline
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/interpret"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
@@ -25,6 +28,10 @@ var renderers = map[string]func(json.RawMessage, agent.ToolCall) (string, bool){
 	"search":      as(renderSearch),
 	"file_exists": as(renderExists),
 	"run_tests":   as(renderTests),
+	"git_status":  as(renderGitStatus),
+	"git_diff":    as(renderGitDiff),
+	"git_log":     as(renderGitLog),
+	"git_show":    as(renderGitShow),
 	"current_directory": as(func(v definitions.CurrentDirectoryResult, _ agent.ToolCall) string {
 		return "The current directory is " + v.Path + " (the project root is " + v.Root + ")."
 	}),
@@ -72,7 +79,10 @@ func renderError(r agent.ToolResult) string {
 	return out
 }
 
-func renderRead(v definitions.ReadFileResult, _ agent.ToolCall) string {
+func renderRead(v definitions.ReadFileResult, c agent.ToolCall) string {
+	if hintOf(c).Show == interpret.ShowLineCount {
+		return fmt.Sprintf("%s has %s (%s).", v.Path, plural(v.TotalLines, "line", "lines"), plural(int(v.Size), "byte", "bytes"))
+	}
 	header := fmt.Sprintf("%s (%s)", v.Path, plural(v.TotalLines, "line", "lines"))
 	if v.StartLine > 1 || v.EndLine > 0 && v.EndLine < v.TotalLines {
 		header = fmt.Sprintf("%s (lines %d-%d of %d)", v.Path, v.StartLine, v.EndLine, v.TotalLines)
@@ -103,6 +113,9 @@ func renderListDir(v definitions.ListDirResult, _ agent.ToolCall) string {
 
 func renderListFiles(v definitions.FileList, c agent.ToolCall) string {
 	dir := argOr(c, "directory", ".")
+	if h := hintOf(c); h.Show == interpret.ShowLargest {
+		return renderLargest(v, dir, h.Last)
+	}
 	if len(v.Files) == 0 {
 		return "Nothing under " + dir + "."
 	}
@@ -113,6 +126,16 @@ func renderGlob(v definitions.FileList, c agent.ToolCall) string {
 	pattern := argOr(c, "pattern", strings.Join(stringsArg(c, "patterns"), ", "))
 	if len(v.Files) == 0 {
 		return "No files match " + pattern + "."
+	}
+	switch h := hintOf(c); {
+	case h.Show == interpret.ShowNewest:
+		lines := make([]string, len(v.Files))
+		for i, f := range v.Files {
+			lines[i] = f.MTime.Local().Format("2006-01-02 15:04") + "  " + entryPath(f.Path, f.Type)
+		}
+		return joinLines(fmt.Sprintf("The %s changed most recently, newest first:", plural(len(v.Files), "file", "files")), firstLines(lines))
+	case h.Then != nil:
+		return renderFiles(v, fmt.Sprintf("%s are named %s; say which one:", plural(len(v.Files), "file", "files"), bareName(c)))
 	}
 	return renderFiles(v, fmt.Sprintf("%s match %s:", plural(len(v.Files), "file", "files"), pattern))
 }
@@ -145,12 +168,15 @@ func renderSearch(v definitions.SearchResult, c agent.ToolCall) string {
 			lines = append(lines, fmt.Sprintf("%s:%d: %s", m.Path, m.Line, m.Text))
 		}
 	}
-	query := argOr(c, "query", "the query")
+	query := fmt.Sprintf("%q", argOr(c, "query", "the query"))
+	if about := hintOf(c).About; about != "" {
+		query = about
+	}
 	searched := plural(int(v.FilesSearched), "file", "files") + " searched"
 	if len(lines) == 0 {
-		return fmt.Sprintf("No matches for %q (%s).", query, searched)
+		return fmt.Sprintf("No matches for %s (%s).", query, searched)
 	}
-	summary := fmt.Sprintf("%s for %q (%s)", found(len(lines)), query, searched)
+	summary := fmt.Sprintf("%s for %s (%s)", found(len(lines)), query, searched)
 	if v.Truncated {
 		summary += "; more were cut: narrow the query or the path"
 	}
@@ -249,4 +275,129 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "..."
+}
+
+// renderLargest shows the n largest files of a list_files result, biggest first.
+func renderLargest(v definitions.FileList, dir string, n int) string {
+	if n <= 0 {
+		n = 20
+	}
+	var files []definitions.FileInfo
+	for _, f := range v.Files {
+		if f.Type == "file" {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 {
+		return "No files under " + dir + "."
+	}
+	slices.SortStableFunc(files, func(a, b definitions.FileInfo) int { return cmp.Compare(b.Size, a.Size) })
+	files = files[:min(n, len(files))]
+	lines := make([]string, len(files))
+	for i, f := range files {
+		lines[i] = fmt.Sprintf("%9s  %s", size(f.Size), f.Path)
+	}
+	var cut string
+	if v.Truncated {
+		cut = "(only the first entries were listed: name a directory to narrow it)"
+	}
+	return joinLines(fmt.Sprintf("The %s under %s, largest first:", plural(len(files), "largest file", "largest files"), dir), strings.Join(lines, "\n"), cut)
+}
+
+// size renders a byte count for people: 512 B, 3.4 KB, 12.0 MB.
+func size(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	f, units := float64(n)/unit, "KMGT"
+	i := 0
+	for f >= unit && i < len(units)-1 {
+		f /= unit
+		i++
+	}
+	return fmt.Sprintf("%.1f %cB", f, units[i])
+}
+
+func renderGitStatus(v definitions.GitStatusResult, _ agent.ToolCall) string {
+	branch := "On branch " + v.Branch
+	if v.Detached || v.Branch == "" {
+		branch = "HEAD detached at " + short(v.Head)
+	}
+	if v.Clean {
+		return branch + ": nothing changed (the working tree is clean)."
+	}
+	lines := make([]string, 0, len(v.Entries))
+	for _, e := range v.Entries {
+		var what []string
+		if e.Index != "" {
+			what = append(what, e.Index+" (staged)")
+		}
+		if e.Worktree != "" {
+			what = append(what, e.Worktree)
+		}
+		lines = append(lines, e.Path+": "+strings.Join(what, ", "))
+	}
+	var cut string
+	if v.Truncated {
+		cut = "(the list was cut)"
+	}
+	return joinLines(fmt.Sprintf("%s: %d staged, %d unstaged, %d untracked.", branch, v.Staged, v.Unstaged, v.Untracked), firstLines(lines), cut)
+}
+
+func renderGitDiff(v definitions.GitDiffResult, _ agent.ToolCall) string {
+	if len(v.Files) == 0 {
+		return "No changes (" + v.From + " to " + v.To + ")."
+	}
+	var cut string
+	if v.Truncated {
+		cut = "(the diff was cut: name a file to see all of its changes)"
+	}
+	return joinLines(fmt.Sprintf("%s changed, +%d -%d (%s to %s):", plural(len(v.Files), "file", "files"), v.Added, v.Removed, short(v.From), v.To),
+		strings.TrimRight(v.Diff, "\n"), cut)
+}
+
+func renderGitLog(v definitions.GitLogResult, _ agent.ToolCall) string {
+	if len(v.Commits) == 0 {
+		return "No commits."
+	}
+	lines := make([]string, len(v.Commits))
+	for i, c := range v.Commits {
+		lines[i] = fmt.Sprintf("%s %s %s: %s", c.Short, day(c.Date), c.Author, c.Subject)
+	}
+	var more string
+	if v.More {
+		more = "(older commits exist: ask for more, e.g. \"git log -50\")"
+	}
+	return joinLines(firstLines(lines), more)
+}
+
+func renderGitShow(v definitions.GitShowResult, _ agent.ToolCall) string {
+	if v.Content != nil {
+		return joinLines(fmt.Sprintf("%s (%s):", v.Path, plural(int(v.Size), "byte", "bytes")), strings.TrimRight(*v.Content, "\n"))
+	}
+	if v.Commit == nil {
+		return "Nothing to show."
+	}
+	c := v.Commit
+	header := fmt.Sprintf("commit %s\nAuthor: %s <%s>\nDate:   %s\n\n    %s", c.Hash, c.Author, c.Email, c.Date, c.Subject)
+	var cut string
+	if v.Truncated {
+		cut = "(the diff was cut)"
+	}
+	return joinLines(header, strings.TrimRight(v.Diff, "\n"), cut)
+}
+
+// short is a commit hash's first 7 characters (other names as they are).
+func short(hash string) string {
+	if len(hash) == 40 {
+		return hash[:7]
+	}
+	return hash
+}
+
+// day is the date part of an RFC 3339 time.
+func day(t string) string {
+	d, _, _ := strings.Cut(t, "T")
+	return d
 }
