@@ -44,6 +44,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"io"
 	"log/slog"
 	"maps"
 	"net"
@@ -89,6 +90,9 @@ type Options struct {
 	// client that is not the user's own process (HTTP) must not write a project rule,
 	// which would also keep the project config trusted.
 	SessionApprovalsOnly bool
+	// Stderr receives, once each, the errors of user tool files that failed to load (nil:
+	// only the clients get them, as log notifications).
+	Stderr io.Writer
 }
 
 // Server serves the sessions of one manager to MCP clients.
@@ -103,6 +107,8 @@ type Server struct {
 	// of Connect and not answered yet: shutdown lets their answers out before it closes
 	// the sessions, which drops the answers not yet written.
 	pending inflight
+
+	stderrMu sync.Mutex // one write to Options.Stderr at a time
 }
 
 // New returns a server of m's sessions.
@@ -123,7 +129,8 @@ func (s *Server) serverOptions() *sdk.ServerOptions {
 			"with a type and recovery hints; edit a file only after reading it.",
 		Logger: s.opts.Logger,
 		// Tools are added when the jido session opens, after initialize: declare them now.
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+		// Logging: the errors of user tool files that failed to load are log messages.
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}, Logging: &sdk.LoggingCapabilities{}},
 		SupportedProtocolVersions: slices.DeleteFunc(sdk.SupportedProtocolVersions(), func(v string) bool {
 			return v >= statelessEra
 		}),

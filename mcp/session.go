@@ -19,6 +19,8 @@ type session struct {
 	mu   sync.Mutex
 	jido *manager.Session // nil until opened
 	err  error            // why it could not be opened: every request of the session fails with it
+
+	loadErrors loadErrors // the user tool files that failed to load, reported once each
 }
 
 // newSession makes the sdk.Server of a new MCP session.
@@ -43,10 +45,17 @@ func (c *session) intercept(next sdk.MethodHandler) sdk.MethodHandler {
 				return nil, err
 			}
 			c.tools.sync(js.Tools())
+			c.reportLoadErrors(ctx, r.Session, js)
 		case *sdk.CallToolRequest:
 			if r.Params == nil || !c.tools.has(r.Params.Name) {
 				return c.call(ctx, r)
 			}
+		case *sdk.ServerRequest[*sdk.SetLoggingLevelParams]:
+			res, err := next(ctx, method, req)
+			if err == nil {
+				c.logLevelSet(ctx, r.Session)
+			}
+			return res, err
 		}
 		return next(ctx, method, req)
 	}
@@ -64,6 +73,7 @@ func (c *session) open(ctx context.Context, ss *sdk.ServerSession) (*manager.Ses
 	c.jido, c.err = c.srv.openSession(ctx, ss)
 	if c.err == nil {
 		c.tools.sync(c.jido.Tools())
+		c.reportLoadErrors(ctx, ss, c.jido)
 		c.srv.track(ss, true)
 		go c.watch(ss, c.jido)
 	}
@@ -112,6 +122,7 @@ func (c *session) watch(ss *sdk.ServerSession, js *manager.Session) {
 			return
 		case <-tick.C:
 			c.tools.sync(js.Tools())
+			c.reportLoadErrors(context.Background(), ss, js)
 		}
 	}
 }

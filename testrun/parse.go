@@ -33,13 +33,15 @@ var runnerParsers = map[Runner][]parser{
 	Pytest: {parseJUnitPytest, parsePytestText},
 	Cargo:  {parseCargo},
 	ERT:    {parseERT},
+	// Unittest is only ever the fallback of pytest (see Fallback).
+	Unittest: {parseUnittest},
 }
 
 // sniffParsers are tried, after the runner's own, on any output (a Makefile,
 // a command override): each recognises only its own format, strictly.
 var sniffParsers = []parser{
 	parseGoJSON, parseJUnitGeneric, parseTAP, parseCargo, parseERT,
-	parsePytestText, parseNodeSpec, parseJestLike,
+	parsePytestText, parseNodeSpec, parseJestLike, parseUnittest,
 }
 
 // Parse builds the summary of a finished run: stdout and stderr as captured,

@@ -91,7 +91,7 @@ func parseCargo(in *input) (*tally, bool) {
 				}
 			} else {
 				crateErrors[m[1]] = len(t.failures)
-				t.addError(Failure{Name: m[1] + " [build failed]", File: firstFile, Line: firstLine,
+				t.addBuildError(Failure{Name: m[1] + " [build failed]", File: firstFile, Line: firstLine,
 					Message: strings.Join(compileErrs, "\n")})
 			}
 			compileErrs, firstFile, firstLine = nil, "", 0

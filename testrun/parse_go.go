@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"path"
 	"regexp"
@@ -62,9 +63,22 @@ func parseGoJSON(in *input) (*tally, bool) {
 	var buildOrder []string
 	buildFailed := map[string]bool{}
 	events := 0
+	// textFails are the "FAIL pkg [build failed]" lines printed as text, not
+	// JSON (Go before 1.24, or GODEBUG=gotestjsonbuildtext=1): package -> name.
+	textFails := map[string]string{}
+	var textOrder []string
+	noteText := func(line string) {
+		if m := goTextBuildFail().FindStringSubmatch(line); m != nil {
+			if _, seen := textFails[m[1]]; !seen {
+				textOrder = append(textOrder, m[1])
+			}
+			textFails[m[1]] = m[1] + " [" + m[2] + " failed]"
+		}
+	}
 	for _, line := range bytes.Split(in.stdout, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] != '{' {
+			noteText(string(line))
 			continue
 		}
 		var ev goEvent
@@ -118,25 +132,85 @@ func parseGoJSON(in *input) (*tally, bool) {
 		return nil, false
 	}
 
+	// The compiler's output when it is text on stderr (before Go 1.24):
+	// "# pkg" blocks, by package.
+	stderrBuilds := goStderrBuilds(cleanText(string(in.stderr)))
+	for _, l := range strings.Split(cleanText(string(in.stderr)), "\n") {
+		noteText(strings.TrimSpace(l))
+	}
+
 	t := &tally{}
 	referenced := map[string]bool{}
+	reported := map[string]bool{} // packages with an error already
 	for _, name := range pkgOrder {
 		pkg := pkgs[name]
 		referenced[pkg.failedBuild] = true
 		t.durationMS += int64(pkg.elapsed * 1000)
 		failed := goCountTests(t, pkg, in.invocation.goModule)
 		if pkg.action == "fail" && failed == 0 {
-			t.addError(goPackageError(pkg, builds[pkg.failedBuild]))
+			f, build := goPackageError(pkg, builds[pkg.failedBuild], stderrBuilds[pkg.path])
+			if build {
+				t.addBuildError(f)
+			} else {
+				t.addError(f)
+			}
+			reported[pkg.path] = true
 		}
 	}
-	if t.errors == 0 {
-		for _, ip := range buildOrder {
-			if buildFailed[ip] && !referenced[ip] {
-				t.addError(goBuildError(ip+" [build failed]", builds[ip]))
-			}
+	// Builds that failed with no package event naming them, and packages
+	// whose build failure is only a text line: each is an error.
+	for _, ip := range buildOrder {
+		if buildFailed[ip] && !referenced[ip] && !reported[goBuildPackage(ip)] {
+			reported[goBuildPackage(ip)] = true
+			t.addBuildError(goBuildError(goBuildPackage(ip)+" [build failed]", builds[ip]))
+		}
+	}
+	for _, pkg := range textOrder {
+		if !reported[pkg] {
+			reported[pkg] = true
+			t.addBuildError(goBuildError(textFails[pkg], stderrBuilds[pkg]))
 		}
 	}
 	return t, true
+}
+
+// goTextBuildFail is the go command's line for a package whose test binary
+// could not be built: "FAIL\tpkg [build failed]" or "[setup failed]".
+var goTextBuildFail = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^FAIL\s+(\S+)\s+\[(build|setup) failed\]$`)
+})
+
+// goBuildPackage is the package of a build's import path:
+// "example.com/p [example.com/p.test]" and "example.com/p.test" are
+// example.com/p's test builds.
+func goBuildPackage(importPath string) string {
+	p, _, _ := strings.Cut(importPath, " ")
+	return strings.TrimSuffix(p, ".test")
+}
+
+// goStderrBuilds splits the compiler's text output into its "# pkg" blocks,
+// by package ("# [pkg]" vet headers continue their block).
+func goStderrBuilds(text string) map[string][]string {
+	out := map[string][]string{}
+	current := ""
+	for _, l := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(l, "# "); ok && !strings.HasPrefix(rest, "[") {
+			current = goBuildPackage(rest)
+			continue
+		}
+		if current == "" || strings.HasPrefix(l, "# ") {
+			continue
+		}
+		if strings.TrimSpace(l) == "" || goTextBuildFail().MatchString(strings.TrimSpace(l)) ||
+			strings.HasPrefix(l, "FAIL") || strings.HasPrefix(l, "ok ") {
+			current = ""
+			continue
+		}
+		if len(out[current]) < goMaxOutputLines {
+			out[current] = append(out[current], l)
+		}
+	}
+	return out
 }
 
 // goCountTests adds a package's tests to t and returns how many failed.
@@ -250,16 +324,22 @@ func goPackageFile(pkgPath, module, base string) string {
 	return base
 }
 
-// goPackageError describes a failed package with no failed test.
-func goPackageError(pkg *goPackage, build []string) Failure {
-	if pkg.failedBuild != "" {
-		name := pkg.path + " [build failed]"
-		for _, l := range pkg.output {
-			if strings.Contains(l, "[setup failed]") {
-				name = pkg.path + " [setup failed]"
-			}
+// goPackageError describes a failed package with no failed test, and
+// whether it is a build that failed (its tests did not run). build is the
+// build's JSON output, stderrBuild the compiler's text output for the package.
+func goPackageError(pkg *goPackage, build, stderrBuild []string) (Failure, bool) {
+	textName := ""
+	for _, l := range pkg.output {
+		if m := goTextBuildFail().FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			textName = pkg.path + " [" + m[2] + " failed]"
 		}
-		return goBuildError(name, build)
+	}
+	if pkg.failedBuild != "" || textName != "" {
+		name := cmp.Or(textName, pkg.path+" [build failed]")
+		if len(build) == 0 {
+			build = stderrBuild
+		}
+		return goBuildError(name, build), true
 	}
 	var msg []string
 	for _, l := range pkg.output {
@@ -275,7 +355,7 @@ func goPackageError(pkg *goPackage, build []string) Failure {
 		f.Message = "the test binary failed outside any test (TestMain, init, or a crash)"
 	}
 	f.File, f.Line = goPanicLocation(pkg.path, "", msg)
-	return f
+	return f, false
 }
 
 // goCompileError matches a compiler or vet message "dir/file.go:5:28: ...",
@@ -295,6 +375,9 @@ func goBuildError(name string, build []string) Failure {
 		}
 	}
 	f.Message = strings.Join(msg, "\n")
+	if strings.TrimSpace(f.Message) == "" {
+		f.Message = "the package's test binary could not be built (the compiler's output was not captured; run go vet or go build on it)"
+	}
 	return f
 }
 

@@ -27,6 +27,10 @@ const (
 	Cargo  Runner = "cargo"
 	ERT    Runner = "ert"
 	Make   Runner = "make"
+	// Unittest is Python's unittest, never detected nor forced: run_tests runs it
+	// (python3 -m unittest discover) when the project's runner is pytest and pytest is
+	// not installed (see Fallback).
+	Unittest Runner = "unittest"
 )
 
 // Invocation is how to run the tests: the command, where, and with what environment.

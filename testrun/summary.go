@@ -11,16 +11,19 @@ import (
 
 // Summary is what run_tests returns.
 type Summary struct {
-	Runner     Runner    `json:"runner"`
-	Total      int       `json:"total"`
-	Passed     int       `json:"passed"`
-	Failed     int       `json:"failed"`
-	Errors     int       `json:"errors"` // build/collection errors, crashes outside a test
-	Skipped    int       `json:"skipped"`
-	DurationMS int64     `json:"duration_ms"`
-	Failures   []Failure `json:"failures"`
-	Report     string    `json:"report"` // a short human-readable report (<= ~4 KB): counts, then each failure's name and first lines of message
-	Parsed     bool      `json:"parsed"` // false when the output had no structured form and counts come from the exit code only
+	Runner Runner `json:"runner"`
+	Total  int    `json:"total"`
+	Passed int    `json:"passed"`
+	Failed int    `json:"failed"`
+	Errors int    `json:"errors"` // build/collection errors, crashes outside a test
+	// BuildErrors is how many of Errors are builds that failed (Go packages, crates,
+	// test files that did not compile or load): their tests did not run at all.
+	BuildErrors int       `json:"build_errors,omitempty"`
+	Skipped     int       `json:"skipped"`
+	DurationMS  int64     `json:"duration_ms"`
+	Failures    []Failure `json:"failures"`
+	Report      string    `json:"report"` // a short human-readable report (<= ~4 KB): counts, then each failure's name and first lines of message
+	Parsed      bool      `json:"parsed"` // false when the output had no structured form and counts come from the exit code only
 }
 
 // Failure is one failed test, or one error outside a test (then its Name
@@ -45,6 +48,7 @@ const (
 // inconsistent.
 type tally struct {
 	passed, failed, skipped, errors int
+	buildErrors                     int // of errors
 	durationMS                      int64
 	failures                        []failure
 }
@@ -53,6 +57,7 @@ type tally struct {
 type failure struct {
 	Failure
 	isError bool
+	tail    bool // the report shows the message's last lines (output's end), not its first
 }
 
 func (t *tally) addFailure(f Failure) {
@@ -65,28 +70,38 @@ func (t *tally) addError(f Failure) {
 	t.failures = append(t.failures, failure{Failure: f, isError: true})
 }
 
+// addBuildError is addError for a build that failed (a package, a crate, a
+// test file that did not compile): none of its tests ran.
+func (t *tally) addBuildError(f Failure) {
+	t.buildErrors++
+	t.addError(f)
+}
+
 // summary turns a parser's tally into the Summary: file names made
 // root-relative, messages capped, the exit code cross-checked and the report
 // written.
 func (t *tally) summary(p Invocation, stdout, stderr []byte, exitCode int) Summary {
 	if exitCode != 0 && t.failed == 0 && t.errors == 0 && !noTestsExit(p, exitCode) {
 		// The runner failed although no test did: a crash after the
-		// tests, a coverage threshold, a hook... Say so with the output.
+		// tests, a coverage threshold, a hook, a build the parser did not
+		// see... It is never a pass: say so with the output's end.
 		t.addError(Failure{
 			Name:    fmt.Sprintf("exit status %d", exitCode),
 			Message: tailText(stdout, stderr, 20, maxMessage),
 		})
+		t.failures[len(t.failures)-1].tail = true
 	}
 	s := Summary{
-		Runner:     p.Runner,
-		Total:      t.passed + t.failed + t.skipped,
-		Passed:     t.passed,
-		Failed:     t.failed,
-		Errors:     t.errors,
-		Skipped:    t.skipped,
-		DurationMS: t.durationMS,
-		Failures:   make([]Failure, 0, len(t.failures)),
-		Parsed:     true,
+		Runner:      p.Runner,
+		Total:       t.passed + t.failed + t.skipped,
+		Passed:      t.passed,
+		Failed:      t.failed,
+		Errors:      t.errors,
+		BuildErrors: t.buildErrors,
+		Skipped:     t.skipped,
+		DurationMS:  t.durationMS,
+		Failures:    make([]Failure, 0, len(t.failures)),
+		Parsed:      true,
 	}
 	for i := range t.failures {
 		f := &t.failures[i].Failure
@@ -102,13 +117,14 @@ func (t *tally) summary(p Invocation, stdout, stderr []byte, exitCode int) Summa
 	return s
 }
 
-// noTestsExit is pytest's exit status 5, "no tests collected": not an error
-// (a selector that matched nothing), the report says no test ran.
+// noTestsExit is pytest's exit status 5, "no tests collected" (and
+// unittest's "NO TESTS RAN", Python 3.12+): not an error (a selector that
+// matched nothing), the report says that no tests were found.
 func noTestsExit(p Invocation, exitCode int) bool {
 	if exitCode != 5 {
 		return false
 	}
-	if p.Runner == Pytest {
+	if p.Runner == Pytest || p.Runner == Unittest {
 		return true
 	}
 	for _, a := range p.Argv {
@@ -139,7 +155,10 @@ func (t *tally) report(p Invocation, exitCode int) string {
 		runnerLabel(p.Runner), t.passed+t.failed+t.skipped, t.passed, t.failed, t.skipped, t.errors,
 		formatDuration(t.durationMS), exitCode)
 	if t.passed+t.failed+t.skipped == 0 && t.errors == 0 {
-		b.WriteString("no tests ran (nothing matched the path or selector?)\n")
+		b.WriteString("no tests found: no tests ran (nothing matched the path or selector?); this is not a pass\n")
+	}
+	if t.buildErrors > 0 {
+		fmt.Fprintf(&b, "%s failed to build: their tests did not run\n", buildCount(p.Runner, t.buildErrors))
 	}
 	for i, f := range t.failures {
 		entry := reportEntry(f)
@@ -169,6 +188,19 @@ func reportEntry(f failure) string {
 	}
 	b.WriteString("\n")
 	lines := strings.Split(f.Message, "\n")
+	if f.tail {
+		var kept []string
+		for _, l := range lines {
+			if strings.TrimSpace(l) != "" {
+				kept = append(kept, l)
+			}
+		}
+		if len(kept) > reportMsgLines {
+			b.WriteString("    ... (last lines of output)\n")
+			kept = kept[len(kept)-reportMsgLines:]
+		}
+		lines = kept
+	}
 	shown := 0
 	for _, l := range lines {
 		if shown == reportMsgLines {
@@ -183,6 +215,26 @@ func reportEntry(f failure) string {
 	}
 	return b.String()
 }
+
+// buildCount counts builds that failed in the runner's terms: Go packages,
+// cargo crates, test files otherwise.
+func buildCount(r Runner, n int) string {
+	unit := "test file"
+	switch r {
+	case Go:
+		unit = "package"
+	case Cargo:
+		unit = "crate"
+	}
+	if n != 1 {
+		unit += "s"
+	}
+	return fmt.Sprintf("%d %s", n, unit)
+}
+
+// BuildCount says how many builds failed in the runner's terms: "8 packages"
+// (Go), "1 crate" (cargo), "2 test files" (others).
+func (s *Summary) BuildCount() string { return buildCount(s.Runner, s.BuildErrors) }
 
 func runnerLabel(r Runner) string {
 	if r == "" {

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jido-run/jido/sandbox"
@@ -179,6 +182,9 @@ type RunTestsResult struct {
 	Sandbox  *sandbox.Confinement `json:"sandbox,omitempty"`
 	Files    map[string]string    `json:"output_files,omitempty"`
 	Notes    []string             `json:"sandbox_notes,omitempty"` // what the sandbox refused or undid
+	// Fallback says why another command ran than the detected one, e.g. "pytest is not
+	// installed: ran python3 -m unittest discover instead".
+	Fallback string `json:"fallback,omitempty"`
 }
 
 // RunTests detects the project's test runner, runs it in the sandbox and parses its
@@ -202,25 +208,77 @@ func (e *Exec) RunTests(ctx context.Context, p definitions.RunTestsParams) (*Run
 	if err := e.Root.MkdirAll(reportDir); err != nil {
 		return nil, err
 	}
-	out, err := r.Run(ctx, shell.Request{Argv: plan.Argv, Cwd: plan.Dir, Env: plan.Env, Timeout: seconds(p.Timeout), Output: testOutputLimit})
-	if err != nil {
-		return nil, shellError(err)
-	}
-	var report []byte
-	if plan.Report != "" {
-		if f, err := e.Root.ReadFile(path.Join(plan.Dir, plan.Report)); err == nil {
-			report = f.Data
+	var (
+		out      *shell.Result
+		sum      testrun.Summary
+		fallback []string // what ran instead, and why
+	)
+	for tries := 0; ; tries++ {
+		out, err = r.Run(ctx, shell.Request{Argv: plan.Argv, Cwd: plan.Dir, Env: plan.Env, Timeout: seconds(p.Timeout), Output: testOutputLimit})
+		if err != nil {
+			return nil, shellError(err)
 		}
+		var report []byte
+		if plan.Report != "" {
+			if f, err := e.Root.ReadFile(path.Join(plan.Dir, plan.Report)); err == nil {
+				report = f.Data
+			}
+		}
+		sum = testrun.Parse(plan, []byte(out.Stdout), []byte(out.Stderr), out.ExitCode, report)
+		if sum.Total > 0 || out.TimedOut {
+			break
+		}
+		missing, ok := testrun.Missing(plan, []byte(out.Stdout), []byte(out.Stderr), out.ExitCode)
+		if !ok {
+			break
+		}
+		// The runner did not run: not a test result. Python falls back to the pytest
+		// module, then to unittest; other runners are an error saying what to install.
+		next, ok := testrun.Fallback(plan, missing)
+		if !ok || len(p.Command) > 0 || tries >= 2 {
+			return nil, e.missingRunner(plan, missing, out, fallback)
+		}
+		note := missingWhat(missing) + ": ran " + strings.Join(next.Argv, " ") + " instead"
+		if p.Selector != "" && next.Runner == testrun.Unittest && !slices.Contains(next.Argv, "-k") {
+			note += " (the selector " + strconv.Quote(p.Selector) + " is no unittest -k pattern: every test ran)"
+		}
+		fallback = append(fallback, note)
+		plan = next
 	}
-	sum := testrun.Parse(plan, []byte(out.Stdout), []byte(out.Stderr), out.ExitCode, report)
 	sum.Report, _ = e.redactor().String(sum.Report)
 	for i := range sum.Failures {
 		sum.Failures[i].Message, _ = e.redactor().String(sum.Failures[i].Message)
 	}
-	return &RunTestsResult{
+	res := &RunTestsResult{
 		Summary: &sum, Runner: plan.Runner, Command: plan.Argv, ExitCode: &out.ExitCode, TimedOut: out.TimedOut,
 		Sandbox: &out.Sandbox, Files: out.Files, Notes: out.Notes,
-	}, nil
+	}
+	if len(fallback) > 0 {
+		res.Fallback = fallback[len(fallback)-1]
+		sum.Report = res.Fallback + "\n" + sum.Report
+	}
+	return res, nil
+}
+
+// missingWhat says which program is missing: "pytest is not installed".
+func missingWhat(m testrun.MissingProgram) string {
+	if m.Module != "" {
+		return m.Module + " is not installed (no " + m.Module + " module for " + strings.Fields(m.Program)[0] + ")"
+	}
+	return m.Program + " is not installed (or the sandbox cannot find it)"
+}
+
+// missingRunner is the error of a run whose test program could not run: what is missing,
+// how to install it, and what was tried.
+func (e *Exec) missingRunner(plan testrun.Invocation, m testrun.MissingProgram, out *shell.Result, tried []string) error {
+	tail, _ := e.redactor().String(m.Output)
+	te := definitions.NewError(definitions.ProcessError, "run_tests: %s: %s", missingWhat(m), strings.Join(plan.Argv, " ")).
+		With("runner", string(plan.Runner)).With("command", plan.Argv).With("exit_code", out.ExitCode).With("output", tail)
+	if len(tried) > 0 {
+		te = te.With("tried", tried)
+	}
+	return te.Hint(m.Install,
+		"If it is installed, the sandbox may not see it: check with run_shell `command -v "+strings.Fields(m.Program)[0]+"`, or pass command with its full path")
 }
 
 // newReportID names a test run's report directory.

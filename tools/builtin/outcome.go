@@ -35,17 +35,40 @@ func (r *JobStatus) Outcome() string {
 	return r.ID + " ended"
 }
 
-// Outcome counts the tests passed and failed, and the errors outside tests.
+// Outcome counts the tests passed and failed, the builds that failed ("8 packages failed
+// to build") and the other errors; a run that found no test says so, and a run of
+// another command than the detected one (pytest not installed) says which ran.
 func (r *RunTestsResult) Outcome() string {
 	switch {
 	case r.DryRun:
 		return "would run " + strings.Join(r.Command, " ")
 	case r.Summary == nil:
 		return "done"
-	case r.Errors > 0:
-		return fmt.Sprintf("%d passed, %d failed, %s", r.Passed, r.Failed, definitions.Count(r.Errors, "error"))
 	}
-	return fmt.Sprintf("%d passed, %d failed", r.Passed, r.Failed)
+	var out string
+	ran := r.Passed + r.Failed + r.Skipped
+	switch {
+	case ran == 0 && r.Errors == 0 && !r.Parsed:
+		out = "exit 0, no test counts (output not understood)"
+	case ran == 0 && r.Errors == 0:
+		out = "no tests found"
+	default:
+		out = fmt.Sprintf("%d passed, %d failed", r.Passed, r.Failed)
+		if r.BuildErrors > 0 {
+			out += ", " + r.BuildCount() + " failed to build"
+		}
+		if n := r.Errors - r.BuildErrors; n > 0 {
+			out += ", " + definitions.Count(n, "error")
+		}
+	}
+	if r.TimedOut {
+		out = "timed out: " + out
+	}
+	if r.Fallback != "" {
+		what, _, _ := strings.Cut(r.Fallback, " is not installed")
+		out += " (" + string(r.Runner) + ": " + what + " not installed)"
+	}
+	return out
 }
 
 // Outcome counts the files restored, or the change sets listed.
