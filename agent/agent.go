@@ -71,6 +71,15 @@ type Message struct {
 	Text    string       `json:"text,omitempty"`
 	Calls   []ToolCall   `json:"calls,omitempty"`
 	Results []ToolResult `json:"results,omitempty"`
+	// Usage is what the request that produced an assistant's message cost, when the
+	// provider reports it; nil otherwise. Providers ignore it in the history they send.
+	Usage *Usage `json:"usage,omitempty"`
+}
+
+// Usage counts the tokens of model requests, as the provider reports them.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"` // the reply's, thoughts included
 }
 
 // ToolSpec is a tool offered to the model.
@@ -126,7 +135,13 @@ func (e *APIError) Error() string {
 
 // Retryable reports whether the request may succeed if sent again: rate limits, server
 // errors, and a service that could not be reached or cut the connection (Status 0).
-func (e *APIError) Retryable() bool { return e.Status == 0 || e.Status == 429 || e.Status >= 500 }
+func (e *APIError) Retryable() bool {
+	switch e.Status {
+	case 501, 505: // not implemented, HTTP version not supported: the same answer every time
+		return false
+	}
+	return e.Status == 0 || e.Status == 429 || e.Status >= 500
+}
 
 // EventKind names what an Event reports.
 type EventKind string

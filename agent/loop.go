@@ -80,7 +80,14 @@ type Agent struct {
 
 	history []Message
 	eventMu sync.Mutex
+	usage   Usage // summed over the replies whose provider reported it
+	asked   int   // model requests answered
+	counted int   // of which reported their usage
 }
+
+// Usage is the tokens the agent's requests used so far (those whose provider reported
+// them), the requests answered, and how many of them reported their usage.
+func (a *Agent) Usage() (u Usage, requests, reported int) { return a.usage, a.asked, a.counted }
 
 // Send adds the user's text to the conversation and runs the loop: ask the model, run the
 // calls it makes, give it their results, until it answers without calls. It returns that
@@ -137,6 +144,38 @@ func (a *Agent) SetHistory(h []Message) {
 // Reset starts a new conversation.
 func (a *Agent) Reset() { a.history = nil }
 
+// compactPrompt asks the model for the summary that replaces the conversation (Compact).
+const compactPrompt = `Summarise our conversation so far for your own later use: it will replace the conversation, so keep what is needed to continue the work. Say what I asked for, what was decided, the files read or changed (paths) and what they hold that matters, commands run and their outcome, and what is left to do. Be concise; use short sections or lists. Do not call any tool: answer with the summary only.`
+
+// ErrNothingToCompact is returned by Compact for an empty conversation.
+var ErrNothingToCompact = errors.New("agent: the conversation is empty")
+
+// Compact replaces the conversation with a summary of it that the model writes: the
+// history becomes the request for the summary and the model's answer. The summary
+// streams to OnEvent like any text. On error the conversation is left as it was.
+func (a *Agent) Compact(ctx context.Context) (string, error) {
+	if len(a.history) == 0 {
+		return "", ErrNothingToCompact
+	}
+	if a.ToolSource != nil {
+		a.Tools = a.ToolSource()
+	}
+	saved := a.history
+	ask := Message{Role: User, Text: compactPrompt}
+	a.history = append(cloneMessages(saved), ask)
+	a.fit()
+	reply, err := a.complete(ctx)
+	if err == nil && reply.Text == "" {
+		err = errors.New("agent: the model wrote no summary")
+	}
+	if err != nil {
+		a.history = saved
+		return "", err
+	}
+	a.history = []Message{ask, {Role: Assistant, Text: reply.Text, Usage: reply.Usage}}
+	return reply.Text, nil
+}
+
 // cloneMessages copies the messages and their call and result lists, which fit modifies.
 func cloneMessages(h []Message) []Message {
 	out := slices.Clone(h)
@@ -178,6 +217,12 @@ func (a *Agent) complete(ctx context.Context) (Message, error) {
 		})
 		if err == nil {
 			reply.Role = Assistant
+			a.asked++
+			if u := reply.Usage; u != nil {
+				a.counted++
+				a.usage.PromptTokens += u.PromptTokens
+				a.usage.CompletionTokens += u.CompletionTokens
+			}
 			return reply, nil
 		}
 		var apiErr *APIError

@@ -649,3 +649,11 @@ func TestToolSourceRefreshesTheToolsEachTurn(t *testing.T) {
 	assert.Len(t, reqs[0].Tools, 1)
 	assert.Len(t, reqs[1].Tools, 2, "a tool added between turns is offered")
 }
+
+// TestRetryable: rate limits, server errors and a lost connection are retried; a request
+// the server does not implement is not (the usual wrong --base-url).
+func TestRetryable(t *testing.T) {
+	for status, want := range map[int]bool{0: true, 429: true, 500: true, 502: true, 503: true, 501: false, 505: false, 400: false, 404: false} {
+		assert.Equal(t, want, (&APIError{Status: status}).Retryable(), "%d", status)
+	}
+}

@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/termsafe"
+	"golang.org/x/term"
 )
 
 // LineReader reads the user's lines: a line editor with history on a terminal
@@ -23,11 +27,61 @@ type LineReader interface {
 // ErrInterrupted is returned by a LineReader when the user pressed Ctrl-C at the prompt.
 var ErrInterrupted = fmt.Errorf("interrupted")
 
+// KeyReader reads an answer as one key press: a terminal in raw mode (TerminalKeys).
+type KeyReader interface {
+	// ReadKey shows prompt and returns the key pressed: io.EOF at the end of input (or
+	// Ctrl-D), ErrInterrupted for Ctrl-C, another error when the key cannot be read this
+	// way (the approver then reads a line).
+	ReadKey(prompt string) (rune, error)
+}
+
+// TerminalKeys reads single keys from a terminal, in raw mode for the one key only.
+type TerminalKeys struct {
+	Fd int // the terminal put in raw mode while a key is read
+	// In is where the terminal's input is read; nil: os.Stdin as it is when the key is
+	// read (a chat may have put a filter, a pipe, between the terminal and its readers).
+	In  io.Reader
+	Out io.Writer // where the prompt is shown
+}
+
+// ReadKey implements KeyReader. An escape sequence (an arrow key) is read whole and
+// reported as its first byte, Esc.
+func (k *TerminalKeys) ReadKey(prompt string) (rune, error) {
+	old, err := term.MakeRaw(k.Fd)
+	if err != nil {
+		return 0, err
+	}
+	in := k.In
+	if in == nil {
+		in = os.Stdin
+	}
+	fmt.Fprint(k.Out, prompt)
+	var buf [16]byte
+	n, err := in.Read(buf[:])
+	term.Restore(k.Fd, old)
+	switch {
+	case err != nil:
+		return 0, err
+	case n == 0:
+		return 0, io.EOF
+	}
+	r, _ := utf8.DecodeRune(buf[:n])
+	switch r {
+	case 3: // Ctrl-C: raw mode delivers it as a byte, not as SIGINT
+		return 0, ErrInterrupted
+	case 4: // Ctrl-D
+		return 0, io.EOF
+	}
+	return r, nil
+}
+
 // Approver asks the user in the terminal about the calls the policy asks about; it is the
-// chat's manager.Approver.
+// chat's manager.Approver. The answers are single keys: y (once), s (this session),
+// a (always), n (no; also Enter and Esc). With Keys a key press answers; without, a line.
 type Approver struct {
-	In  LineReader
-	Out io.Writer
+	In   LineReader
+	Keys KeyReader // nil: answers are lines read from In
+	Out  io.Writer
 	// OnInterrupt, if set, runs when the user presses Ctrl-C at the question (the chat
 	// stops the turn); the call is denied either way.
 	OnInterrupt func()
@@ -35,9 +89,38 @@ type Approver struct {
 }
 
 // NewApprover returns an approver reading answers from in, printing to out, in colour when
-// color is set.
+// color is set. When standard input (file descriptor 0) is a terminal, an answer is one
+// key press, the terminal in raw mode (TerminalKeys), read from os.Stdin as it is then;
+// otherwise a line from in.
 func NewApprover(in LineReader, out io.Writer, color bool) *Approver {
-	return &Approver{In: in, Out: out, st: style{color}}
+	a := &Approver{In: in, Out: out, st: style{color}}
+	if term.IsTerminal(0) {
+		a.Keys = &TerminalKeys{Fd: 0, Out: out}
+	}
+	return a
+}
+
+// answers are the keys (and words, for line answers) of an approval.
+var answers = []struct {
+	keys   []string
+	answer manager.Answer
+	label  string
+}{
+	{[]string{"y", "yes"}, manager.AllowOnce, "once"},
+	{[]string{"s", "session"}, manager.AllowSession, "this session"},
+	{[]string{"a", "always"}, manager.AllowAlways, "always"},
+	{[]string{"n", "no", "", "\x1b"}, manager.Deny, "no"},
+}
+
+// answerFor maps a key or a line to an answer.
+func answerFor(s string) (manager.Answer, string, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, a := range answers {
+		if slices.Contains(a.keys, s) {
+			return a.answer, a.label, true
+		}
+	}
+	return manager.Deny, "", false
 }
 
 // Approve shows the request (the tool, its reason, the diff or command) and reads an
@@ -55,29 +138,57 @@ func (a *Approver) Approve(ctx context.Context, req manager.ApprovalRequest) (ma
 		fmt.Fprint(a.Out, indent(a.st.diff(preview), "  "))
 	}
 	if req.Rule != "" {
-		// The rule that [s] and [a] record, before the answer: it may cover more than this call.
+		// The rule that [s] and [a] record, before the answer: it may cover more than this
+		// call; and the file [a] writes it to.
 		fmt.Fprintf(a.Out, "  %s\n%s", a.st.paint(dim, "[s] and [a] allow from now on:"), indent(termsafe.String(strings.TrimRight(req.Rule, "\n")+"\n"), "    "))
+		if req.RuleFile != "" {
+			where := "[a] writes it to " + req.RuleFile
+			if req.RuleNote != "" {
+				where += " (" + req.RuleNote + ")"
+			}
+			fmt.Fprintf(a.Out, "  %s\n", a.st.paint(dim, termsafe.Line(where)))
+		}
 	}
+	const prompt = "  allow? [y] once  [s] this session  [a] always  [n] no: "
+	keys := a.Keys
 	for {
 		if err := ctx.Err(); err != nil {
 			return manager.Deny, err
 		}
-		line, err := a.In.Prompt("  allow? [y] once  [s] this session  [a] always  [n] no: ")
+		var line string
+		var err error
+		if keys != nil {
+			var r rune
+			if r, err = keys.ReadKey(prompt); err == nil {
+				line = string(r)
+				if r == '\r' || r == '\n' {
+					line = ""
+				}
+			} else if !errors.Is(err, io.EOF) && !errors.Is(err, ErrInterrupted) {
+				keys = nil // not a terminal after all: read a line
+				continue
+			}
+		} else {
+			line, err = a.In.Prompt(prompt)
+		}
 		if errors.Is(err, ErrInterrupted) && a.OnInterrupt != nil {
 			a.OnInterrupt()
 		}
 		if err != nil {
+			if keys != nil {
+				fmt.Fprintln(a.Out)
+			}
 			return manager.Deny, nil
 		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return manager.AllowOnce, nil
-		case "s", "session":
-			return manager.AllowSession, nil
-		case "a", "always":
-			return manager.AllowAlways, nil
-		case "n", "no", "":
-			return manager.Deny, nil
+		answer, label, ok := answerFor(line)
+		if keys != nil {
+			if !ok {
+				label = termsafe.Line(line)
+			}
+			fmt.Fprintln(a.Out, label) // the key pressed, as a word, ends the prompt's line
+		}
+		if ok {
+			return answer, nil
 		}
 		fmt.Fprintln(a.Out, "  answer y, s, a or n")
 	}

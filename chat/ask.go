@@ -41,9 +41,10 @@ type AskedCall struct {
 	Result  json.RawMessage `json:"result"`
 }
 
-// Ask answers one question through the agent. For a person it streams the answer and
-// prints one line per tool call; with asJSON it prints one AskResult object at the end.
-// It returns the error of the turn, if any. What comes from the model or the tools is
+// Ask answers one question through the agent. For a person it streams the answer as
+// Markdown (plain without color) and prints one line per tool call, with a spinner and the
+// running command's latest lines when out is a terminal; with asJSON it prints one
+// AskResult object at the end. It returns the error of the turn, if any. What comes from the model or the tools is
 // shown through termsafe (the JSON with termsafe.JSON, which keeps it the same JSON).
 func Ask(ctx context.Context, a *agent.Agent, question string, out io.Writer, asJSON, color bool) error {
 	st := style{color}
@@ -51,31 +52,30 @@ func Ask(ctx context.Context, a *agent.Agent, question string, out io.Writer, as
 	if p, ok := a.Provider.(Planner); ok && asJSON {
 		defer p.WatchPlans(func(plan json.RawMessage) { res.Plan = plan })()
 	}
-	midLine := false
-	var stream termsafe.Stream
+	v := newView(out, st)
 	a.OnEvent = func(e agent.Event) {
 		switch {
 		case e.Kind == agent.EventToolResult:
 			res.Calls = append(res.Calls, AskedCall{Name: e.Call.Name, Args: e.Call.Args, OK: e.Result.OK,
 				Outcome: outcome(*e.Result), Result: e.Result.Content})
 			if !asJSON {
-				fmt.Fprint(out, stream.Flush())
-				if midLine {
-					fmt.Fprintln(out)
-					midLine = false
-				}
-				fmt.Fprintln(out, st.toolLine(*e.Call, *e.Result))
+				v.endLine()
+				io.WriteString(out, v.toolLine(*e.Call, *e.Result))
 			}
 		case asJSON:
 		case e.Kind == agent.EventText:
-			fmt.Fprint(out, stream.Chunk(e.Text))
-			midLine = len(e.Text) > 0 && e.Text[len(e.Text)-1] != '\n'
+			v.text(e.Text)
 		case e.Kind == agent.EventRetry || e.Kind == agent.EventNotice:
-			fmt.Fprint(out, stream.Flush())
+			v.endLine()
 			fmt.Fprintln(out, st.paint(yellow, termsafe.String(e.Text)))
 		}
 	}
+	end := func() {}
+	if !asJSON {
+		end = v.begin(a) // the spinner and the live block while it runs
+	}
 	answer, err := a.Send(ctx, question)
+	end()
 	res.Answer = answer
 	if err != nil {
 		res.Error = err.Error()
@@ -93,9 +93,6 @@ func Ask(ctx context.Context, a *agent.Agent, question string, out io.Writer, as
 		}
 		return err
 	}
-	fmt.Fprint(out, stream.Flush())
-	if midLine {
-		fmt.Fprintln(out)
-	}
+	v.endLine()
 	return err
 }

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/tasks"
 	"github.com/jido-run/jido/termsafe"
 )
@@ -43,23 +44,43 @@ type REPL struct {
 	Color      bool
 	Transcript *Transcript // nil: none
 	Banner     string      // printed once at the start (the model, or the offline notice)
+	// SwitchModel makes the provider of another model of the same backend (/model NAME);
+	// nil: the model cannot be switched.
+	SwitchModel func(ctx context.Context, name string) (agent.Provider, error)
+	// TranscriptDir holds this project's saved conversations (/resume last); "": none.
+	TranscriptDir string
+	// Context lists the project instruction files in the system prompt (/context); Draft
+	// drafts an AGENTS.md from the project (/init). nil: the chat has none (offline).
+	Context func() string
+	Draft   func() string
 
 	st      style
 	verbose bool
 	mu      sync.Mutex
 	cancel  context.CancelFunc // of the running turn; nil at the prompt
 	atEmpty int                // Ctrl-C presses in a row at an empty prompt
-	midLine bool               // streamed text left the cursor mid-line
-	stream  termsafe.Stream    // the streamed text, made safe
+	ui      *view              // the answer as Markdown, the spinner, the live block (render.go)
+	notes   []string           // what the user ran (!cmd, /apply) since the last turn, for the model
+	warned  string             // the command just warned that it would drop the plan (keepPlan)
 }
 
-const help = `Type a request and press Enter. Commands:
+const help = `Type a request and press Enter. A paste is one message, however many lines;
+end a line with \ to go on on the next. In a request, @path attaches a file of the project.
+  !COMMAND         run a command in the sandbox; the model sees its output with your next message
+Commands:
   /help            this help
   /tools           the tools the model may call
   /mode [MODE]     show or set the approval mode: default, auto-edit, yolo, plan, read-only
+  /apply           write the plan to the project (plan mode)
   /diff            what changed in this chat (the whole plan in plan mode)
   /undo            undo the last change set
   /tasks           the session's todos and tasks (todo_write, task)
+  /model [NAME]    show the model, or switch to another for the next requests
+  /compact         replace the conversation with a summary of it (todos and tasks stay)
+  /cost            the tokens used so far
+  /resume [FILE]   continue a saved conversation (default: the last one)
+  /context         the project instructions (AGENTS.md, CLAUDE.md, GEMINI.md) the model has
+  /init            draft an AGENTS.md for the project and write it (with your approval)
   /verbose         show or hide the arguments and results of tool calls
   /clear           start a new conversation
   /exit            leave (also Ctrl-D, or Ctrl-C twice)
@@ -74,7 +95,7 @@ func (r *REPL) Run(ctx context.Context) error {
 		fmt.Fprintln(r.Out, r.st.paint(dim, termsafe.String(r.Banner)))
 	}
 	for {
-		line, err := r.In.Prompt("› ")
+		line, err := r.read()
 		switch {
 		case errors.Is(err, ErrInterrupted):
 			if r.interruptedAtPrompt() {
@@ -93,10 +114,17 @@ func (r *REPL) Run(ctx context.Context) error {
 			continue
 		}
 		r.In.AppendHistory(line)
-		if strings.HasPrefix(line, "/") {
+		if name, _, _ := strings.Cut(line, " "); name != r.warned && !(name == "/quit" && r.warned == "/exit") {
+			r.warned = "" // the warning holds for the very next command only
+		}
+		switch {
+		case strings.HasPrefix(line, "/"):
 			if r.command(ctx, line) {
 				return nil
 			}
+			continue
+		case strings.HasPrefix(line, "!"):
+			r.shell(ctx, strings.TrimSpace(line[1:]))
 			continue
 		}
 		r.turn(ctx, line)
@@ -130,19 +158,17 @@ func (r *REPL) interruptedAtPrompt() bool {
 	return false
 }
 
-// turn sends one request to the agent and shows the answer as it streams.
+// turn sends one request to the agent and shows the answer as it streams. The files the
+// request mentions (@path) and the notes of what the user ran go with it.
 func (r *REPL) turn(ctx context.Context, text string) {
-	tctx, cancel := context.WithCancel(ctx)
-	r.mu.Lock()
-	r.cancel = cancel
-	r.mu.Unlock()
-	defer func() {
-		r.mu.Lock()
-		r.cancel = nil
-		r.mu.Unlock()
-		cancel()
-	}()
-	_, err := r.Agent.Send(tctx, text)
+	text = r.withNotes(r.mentions(ctx, text))
+	tctx, done := r.running(ctx)
+	defer done()
+	before := len(r.Agent.History())
+	_, err := r.send(tctx, text)
+	if len(r.Agent.History()) > before {
+		r.notes = nil // the model has them (a request that failed at once is taken back)
+	}
 	r.endLine()
 	switch {
 	case err == nil:
@@ -179,20 +205,13 @@ func boardText(b *tasks.Board) string {
 }
 
 // endLine ends a line of streamed text.
-func (r *REPL) endLine() {
-	fmt.Fprint(r.Out, r.stream.Flush())
-	if r.midLine {
-		fmt.Fprintln(r.Out)
-		r.midLine = false
-	}
-}
+func (r *REPL) endLine() { r.view().endLine() }
 
 // event shows what the agent reports during a turn.
 func (r *REPL) event(e agent.Event) {
 	switch e.Kind {
 	case agent.EventText:
-		fmt.Fprint(r.Out, r.stream.Chunk(e.Text))
-		r.midLine = !strings.HasSuffix(e.Text, "\n")
+		r.view().text(e.Text)
 	case agent.EventToolCall:
 		if r.verbose {
 			r.endLine()
@@ -201,7 +220,7 @@ func (r *REPL) event(e agent.Event) {
 		}
 	case agent.EventToolResult:
 		r.endLine()
-		fmt.Fprintln(r.Out, r.st.toolLine(*e.Call, *e.Result))
+		fmt.Fprint(r.Out, r.view().toolLine(*e.Call, *e.Result))
 		if r.verbose {
 			fmt.Fprintln(r.Out, r.st.paint(dim, termsafe.Line(oneLineJSON(e.Result.Content, 2000))))
 		}
@@ -229,7 +248,7 @@ func (r *REPL) command(ctx context.Context, line string) bool {
 	arg = strings.TrimSpace(arg)
 	switch name {
 	case "/exit", "/quit":
-		return true
+		return !r.keepPlan(ctx, "/exit")
 	case "/help":
 		fmt.Fprint(r.Out, help)
 	case "/tools":
@@ -239,6 +258,9 @@ func (r *REPL) command(ctx context.Context, line string) bool {
 	case "/mode":
 		if arg == "" {
 			fmt.Fprintln(r.Out, "mode:", termsafe.String(r.Host.Mode()))
+			break
+		}
+		if _, err := policy.ParseMode(arg); err == nil && arg != "plan" && r.Host.Mode() == "plan" && r.keepPlan(ctx, "/mode") {
 			break
 		}
 		if err := r.Host.SetMode(arg); err != nil {
@@ -268,6 +290,20 @@ func (r *REPL) command(ctx context.Context, line string) bool {
 	case "/verbose":
 		r.verbose = !r.verbose
 		fmt.Fprintln(r.Out, "verbose:", map[bool]string{true: "on", false: "off"}[r.verbose])
+	case "/apply":
+		r.apply(ctx)
+	case "/model":
+		r.switchModel(ctx, arg)
+	case "/compact":
+		r.compact(ctx)
+	case "/cost":
+		r.cost()
+	case "/resume":
+		r.resume(arg)
+	case "/context":
+		r.context()
+	case "/init":
+		r.initInstructions(ctx)
 	case "/clear":
 		r.Agent.Reset()
 		if err := r.Transcript.Clear(); err != nil {

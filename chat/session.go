@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/jsoncap"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
@@ -120,7 +121,9 @@ func (h *SessionHost) SetMode(mode string) error {
 	if wasPlan == (m == policy.ModePlan) {
 		return nil
 	}
-	next, err := h.Manager.Open(context.Background(), "")
+	// The new session goes on with the chat's conversation: /undo still reaches what the
+	// previous one changed (a plan applied).
+	next, err := h.Manager.Open(context.Background(), "", manager.WithConversation(h.Exec.Session().Conversation()))
 	if err != nil {
 		return err
 	}
@@ -147,14 +150,42 @@ func (h *SessionHost) Diff(ctx context.Context) (string, error) {
 	return d.Diff, nil
 }
 
-// Undo implements Host: it undoes the session's last change set.
+// Undo implements Host: it undoes the last change set of this chat's conversation
+// (manager.Session.Conversation, which the chat's sessions share), never one made outside
+// the chat (by `jido call`, another chat, an MCP client). It names the change set and its
+// files, then undoes exactly that one. The user typed /undo, so the calls run with their
+// authority (manager.UserInitiated): no second approval.
 func (h *SessionHost) Undo(ctx context.Context) (string, error) {
-	u, err := manager.ResultAs[builtin.UndoResult](h.Exec.Session().Call(ctx, manager.ToolCall{Name: "undo"}))
+	ctx = manager.UserInitiated(ctx)
+	s := h.Exec.Session()
+	list, err := manager.ResultAs[builtin.UndoResult](s.CallCanonical(ctx, manager.ToolCall{Name: "undo", Args: map[string]any{"list": true}}))
 	if err != nil {
 		return "", err
 	}
-	if u.UndoResult == nil {
-		return "nothing undone", nil
+	conversation := s.Conversation()
+	e, ok := journal.Last(list.Changes, func(e journal.Entry) bool { return e.Conversation == conversation })
+	if !ok {
+		return "nothing of this chat to undo (jido undo --list shows every change set, and jido undo ID undoes one)", nil
 	}
-	return fmt.Sprintf("undone: %d files restored, %d removed", len(u.Restored), len(u.Deleted)), nil
+	what := e.DescribeUndo()
+	u, err := manager.ResultAs[builtin.UndoResult](s.CallCanonical(ctx, manager.ToolCall{Name: "undo", Args: map[string]any{"change_id": e.ID}}))
+	if err != nil {
+		return what, err
+	}
+	if u.UndoResult == nil {
+		return what + "\nnothing undone", nil
+	}
+	return fmt.Sprintf("%s\nundone: %d files restored, %d removed", what, len(u.Restored), len(u.Deleted)), nil
+}
+
+// UserCall implements Caller: it runs a call of one of jido's own tools in the session,
+// whatever its profile, through the same gate as the model's calls. typed marks the
+// call as one the user typed (!cmd), which needs no second approval (deny rules, the mode
+// and the role still apply: manager.UserInitiated).
+func (h *SessionHost) UserCall(ctx context.Context, call agent.ToolCall, typed bool) agent.ToolResult {
+	if typed {
+		ctx = manager.UserInitiated(ctx)
+	}
+	mc := manager.ToolCall{ID: call.ID, Name: call.Name, Args: call.Args}
+	return agentResult(call, h.Exec.Session().CallCanonical(ctx, mc))
 }

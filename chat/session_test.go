@@ -79,7 +79,7 @@ func TestHostUndo(t *testing.T) {
 	require.True(t, res.OK, "%s", res.Content)
 	msg, err := h.Undo(t.Context())
 	require.NoError(t, err)
-	assert.Equal(t, "undone: 0 files restored, 1 removed", msg)
+	assert.Regexp(t, `^undo change \S+ \(write_file b.txt\): deletes b.txt\nundone: 0 files restored, 1 removed$`, msg)
 	assert.NoFileExists(t, filepath.Join(root, "b.txt"))
 	d, err := h.Diff(t.Context())
 	require.NoError(t, err)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +28,7 @@ type transcriptLine struct {
 // read later or resumed (LoadTranscript).
 type Transcript struct {
 	w       io.Writer
+	path    string // the file written, when OpenTranscript opened it
 	written int    // messages of the history already written
 	board   []byte // the JSON of the board last written
 }
@@ -53,6 +55,14 @@ func (t *Transcript) SyncBoard(b *tasks.Board) error {
 	}
 	t.board = data
 	return nil
+}
+
+// Path is the file the transcript is written to ("" for none, or a stream).
+func (t *Transcript) Path() string {
+	if t == nil {
+		return ""
+	}
+	return t.path
 }
 
 // NewTranscript writes to w; written is the number of messages of the history that w
@@ -133,22 +143,13 @@ func loadSaved(r io.Reader) (Saved, error) {
 func OpenTranscript(dir, path, resume string) (*Transcript, Saved, func() error, error) {
 	var saved Saved
 	if resume != "" {
-		from := resume
-		if from == "last" {
-			names, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
-			if len(names) == 0 {
-				return nil, Saved{}, nil, fmt.Errorf("no saved conversation for this project in %s", dir)
-			}
-			from = names[len(names)-1] // names sort by time
-		}
-		f, err := os.Open(from)
+		from, err := FindTranscript(dir, resume, "")
 		if err != nil {
 			return nil, Saved{}, nil, err
 		}
-		saved, err = loadSaved(f)
-		f.Close()
+		saved, err = ReadTranscript(from)
 		if err != nil {
-			return nil, Saved{}, nil, fmt.Errorf("%s: %w", from, err)
+			return nil, Saved{}, nil, err
 		}
 		if path == "" {
 			path = from
@@ -170,8 +171,51 @@ func OpenTranscript(dir, path, resume string) (*Transcript, Saved, func() error,
 		written = 0 // a new file: it gets the resumed conversation too
 	}
 	tr := NewTranscript(f, written)
+	tr.path = path
 	if path == resume {
 		tr.board, _ = json.Marshal(saved.Board) // already in the file
 	}
 	return tr, saved, f.Close, nil
+}
+
+// FindTranscript names the transcript to resume: resume is a file, or "last" for the
+// newest transcript in dir other than the file skip (the chat's own).
+func FindTranscript(dir, resume, skip string) (string, error) {
+	if resume != "last" {
+		return resume, nil
+	}
+	if dir == "" {
+		return "", errors.New("this chat keeps no saved conversations: name a transcript file")
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
+	for i := len(names) - 1; i >= 0; i-- { // names sort by time
+		if skip == "" || !sameFile(names[i], skip) {
+			return names[i], nil
+		}
+	}
+	return "", fmt.Errorf("no saved conversation for this project in %s", dir)
+}
+
+// sameFile reports whether two paths name the same file.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(fa, fb)
+}
+
+// ReadTranscript reads a transcript file back (see loadSaved).
+func ReadTranscript(path string) (Saved, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Saved{}, err
+	}
+	defer f.Close()
+	saved, err := loadSaved(f)
+	if err != nil {
+		return Saved{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return saved, nil
 }

@@ -180,10 +180,14 @@ func (j *Journal) Commit(root *security.Root, tool, summary string, before []Bef
 	return e, err
 }
 
-// commit completes e (ID unless set, time, After) and writes it, with the lock held.
+// commit completes e (ID unless set, time, After, the journal's origin unless set) and
+// writes it, with the lock held.
 func (j *Journal) commit(root *security.Root, e Entry) (Entry, error) {
 	if len(e.Before) == 0 {
 		return Entry{}, errors.New("journal: commit: no files captured")
+	}
+	if e.Origin == (Origin{}) {
+		e.Origin = j.origin
 	}
 	e.After = make([]After, 0, len(e.Before))
 	for _, b := range e.Before {

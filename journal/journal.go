@@ -82,12 +82,22 @@ type After struct {
 	Mode   fs.FileMode `json:"mode,omitempty"`
 }
 
+// Origin says who made a change set: the manager session that ran the tool, and the
+// conversation it belongs to (a chat's transcript id, which outlives the sessions a chat
+// opens as it enters and leaves plan mode; the session id when the chat names none).
+// Entries journaled before origins were recorded have neither.
+type Origin struct {
+	Session      string `json:"session,omitempty"`
+	Conversation string `json:"conversation,omitempty"`
+}
+
 // Entry is one journaled change set.
 type Entry struct {
 	ID      string    `json:"id"` // sortable: time-based, unique
 	Time    time.Time `json:"time"`
 	Tool    string    `json:"tool"`    // e.g. "edit_file", "plan_apply", "undo"
 	Summary string    `json:"summary"` // e.g. "edit_file src/a.go"
+	Origin            // the session (and conversation) that made the change
 	Before  []Before  `json:"before,omitempty"`
 	After   []After   `json:"after,omitempty"` // the state right after the change, for the conflict check
 	// Undoes is, for an entry of tool "undo", the ID of the entry it undid.
@@ -101,7 +111,18 @@ type Entry struct {
 // Journal stores the change sets of one project in a directory outside its root.
 // It is safe for concurrent use; separate processes (or separate Journals on the same
 // directory) are serialized by an flock on dir/lock.
+//
+// A Journal made by WithOrigin is a view of the one Open returned: it shares its store and
+// lock, records its Origin in every change set it commits, and its Undo("") undoes only
+// the change sets of its conversation.
 type Journal struct {
+	*store
+	origin Origin
+	view   bool // made by WithOrigin: Close leaves the store open
+}
+
+// store is the state a journal shares with its views.
+type store struct {
 	dir    string
 	limits Limits
 	mu     sync.Mutex
@@ -156,11 +177,32 @@ func Open(dir string, limits Limits) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	return &Journal{dir: dir, limits: limits, lock: lock, now: time.Now, grace: blobGrace}, nil
+	return &Journal{store: &store{dir: dir, limits: limits, lock: lock, now: time.Now, grace: blobGrace}}, nil
 }
 
-// Close releases the journal's lock file; the Journal must not be used afterwards.
+// WithOrigin returns a view of j that records o as the origin of the change sets it
+// commits (Capture+Commit, Begin+Commit, Undo) and whose Undo("") picks among the change
+// sets of o.Conversation only (of o.Session when o names no conversation). A nil j gives
+// nil. Closing a view does nothing; close the Journal Open returned.
+func (j *Journal) WithOrigin(o Origin) *Journal {
+	if j == nil {
+		return nil
+	}
+	if o.Conversation == "" {
+		o.Conversation = o.Session
+	}
+	return &Journal{store: j.store, origin: o, view: true}
+}
+
+// Origin returns the origin j records (zero for the Journal Open returned).
+func (j *Journal) Origin() Origin { return j.origin }
+
+// Close releases the journal's lock file; the Journal (and its views) must not be used
+// afterwards. Closing a view (WithOrigin) does nothing.
 func (j *Journal) Close() error {
+	if j.view {
+		return nil
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.lock.Close()

@@ -32,6 +32,7 @@ type pendingRecord struct {
 	Tool    string   `json:"tool"`
 	Summary string   `json:"summary"`
 	Before  []Before `json:"before"`
+	Origin  Origin   `json:"origin,omitzero"`
 	// NewDirs are the missing parent directories of absent files, deepest first: the
 	// change may create them, and Recover removes those left empty.
 	NewDirs []string `json:"new_dirs,omitempty"`
@@ -53,7 +54,7 @@ func (j *Journal) Begin(root *security.Root, tool, summary string, paths ...stri
 		if err != nil {
 			return err
 		}
-		p = &Pending{j: j, rec: pendingRecord{ID: id, Tool: tool, Summary: summary, Before: before, NewDirs: missingDirs(root, before)}}
+		p = &Pending{j: j, rec: pendingRecord{ID: id, Tool: tool, Summary: summary, Before: before, Origin: j.origin, NewDirs: missingDirs(root, before)}}
 		return p.write()
 	})
 	if err != nil {
@@ -120,7 +121,7 @@ func (p *Pending) drop() error {
 
 // commitAs writes the entry of a pending change set with its own ID; the lock is held.
 func (j *Journal) commitAs(root *security.Root, rec pendingRecord) (Entry, error) {
-	e := Entry{ID: rec.ID, Tool: rec.Tool, Summary: rec.Summary, Before: rec.Before}
+	e := Entry{ID: rec.ID, Tool: rec.Tool, Summary: rec.Summary, Before: rec.Before, Origin: rec.Origin}
 	return j.commit(root, e)
 }
 

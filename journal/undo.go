@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -53,6 +54,18 @@ func (j *Journal) Undo(root *security.Root, id string, force bool) (*UndoResult,
 		return err
 	})
 	return res, err
+}
+
+// Pick returns the change set Undo(root, id, ...) would undo now, or Undo's error for it
+// (ErrNothingToUndo, ErrAlreadyUndone, a missing entry): for showing it before the undo.
+func (j *Journal) Pick(id string) (Entry, error) {
+	var e Entry
+	err := j.locked(func() error {
+		var err error
+		e, err = j.pick(id)
+		return err
+	})
+	return e, err
 }
 
 // undo is Undo with the lock held.
@@ -119,19 +132,23 @@ func (j *Journal) undo(root *security.Root, id string, force bool) (*UndoResult,
 	return res, nil
 }
 
-// pick returns the entry to undo: id, or the newest entry not undone when id is "".
+// pick returns the entry to undo: id, or when id is "" the newest entry not undone (of
+// the view's conversation, for a view made by WithOrigin).
 func (j *Journal) pick(id string) (Entry, error) {
 	if id == "" {
 		entries, _, err := j.loadEntries()
 		if err != nil {
 			return Entry{}, err
 		}
-		// The newest change not undone yet, skipping undo entries: repeated undos walk
-		// back through the history; redo is undoing an undo entry by its id.
-		for _, e := range entries {
-			if !e.Undone && e.Undoes == "" {
-				return e, nil
-			}
+		mine := func(Entry) bool { return true }
+		if j.view {
+			mine = func(e Entry) bool { return e.Conversation == j.origin.Conversation }
+		}
+		if e, ok := Last(entries, mine); ok {
+			return e, nil
+		}
+		if j.view {
+			return Entry{}, fmt.Errorf("journal: %w of this conversation (%s)", ErrNothingToUndo, j.origin.Conversation)
 		}
 		return Entry{}, fmt.Errorf("journal: %w", ErrNothingToUndo)
 	}
@@ -146,6 +163,79 @@ func (j *Journal) pick(id string) (Entry, error) {
 		return Entry{}, fmt.Errorf("journal: entry %s was undone by %s: %w", id, e.UndoneBy, ErrAlreadyUndone)
 	}
 	return e, nil
+}
+
+// Last returns the change set Undo("") undoes among entries (newest first, as List returns
+// them) that keep holds for: the newest one not undone yet, skipping undo entries, so that
+// repeated undos walk back through the history (redo is undoing an undo entry by its id).
+func Last(entries []Entry, keep func(Entry) bool) (Entry, bool) {
+	for _, e := range entries {
+		if !e.Undone && e.Undoes == "" && keep(e) {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// LastOfLatestSession returns the change set an undo that names neither a change nor a
+// conversation undoes (`jido undo`): the newest one not undone of the most recent session
+// that changed anything and still has something to undo. Sessions are ordered by their
+// newest change set (undo entries aside), so repeated undos take back what the last
+// session did, newest first, before they reach an older session's changes, even when
+// sessions interleaved. Change sets journaled before origins were recorded count as one
+// session, "".
+func LastOfLatestSession(entries []Entry) (Entry, bool) {
+	var sessions []string
+	for _, e := range entries {
+		if e.Undoes == "" && !slices.Contains(sessions, e.Session) {
+			sessions = append(sessions, e.Session)
+		}
+	}
+	for _, s := range sessions {
+		if e, ok := Last(entries, func(e Entry) bool { return e.Session == s }); ok {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Effect is what undoing e does to its files: those it writes back (edited or deleted by
+// the change) and those it deletes (created by the change), in e's order.
+func (e Entry) Effect() (restores, deletes []string) {
+	for _, b := range e.Before {
+		if b.Exists {
+			restores = append(restores, b.Path)
+		} else {
+			deletes = append(deletes, b.Path)
+		}
+	}
+	return restores, deletes
+}
+
+// Files lists the files of e, in its order.
+func (e Entry) Files() []string {
+	out := make([]string, len(e.Before))
+	for i, b := range e.Before {
+		out[i] = b.Path
+	}
+	return out
+}
+
+// DescribeUndo says in one line what undoing e does, naming every file:
+// "undo change <id> (edit_file a.go): restores a.go; deletes new.txt".
+func (e Entry) DescribeUndo() string {
+	restores, deletes := e.Effect()
+	var parts []string
+	if len(restores) > 0 {
+		parts = append(parts, "restores "+strings.Join(restores, ", "))
+	}
+	if len(deletes) > 0 {
+		parts = append(parts, "deletes "+strings.Join(deletes, ", "))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no files")
+	}
+	return fmt.Sprintf("undo change %s (%s): %s", e.ID, e.Summary, strings.Join(parts, "; "))
 }
 
 // loadBefore reads the before-contents of bs (nil for absent files), checking every blob.

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/security"
@@ -52,6 +54,12 @@ type ApprovalRequest struct {
 	Preview  string   `json:"preview,omitempty"` // a unified diff for file changes, the command for shell
 	Reason   string   `json:"reason"`            // why the policy asks
 	Rule     string   `json:"rule"`              // the rule AllowAlways would add (TOML)
+	// RuleFile is the config file AllowAlways writes Rule to (the project's), "" when the
+	// policy has none (then AllowAlways fails); RuleNote says what else the user should
+	// know of it, e.g. that the file is not trusted, so that the rule applies to later
+	// sessions only after `jido trust`.
+	RuleFile string `json:"rule_file,omitempty"`
+	RuleNote string `json:"rule_note,omitempty"`
 }
 
 // Approver answers the calls the policy asks about (a terminal prompt, an MCP
@@ -73,13 +81,36 @@ type policyGate struct {
 	// record writes an approval event of the session (its id and the running call's are
 	// filled in); set by newSession.
 	record func(Event)
+	// journal is the session's view of the project's journal (nil: none), from which an
+	// undo call's approval names the files it would restore or delete.
+	journal *journal.Journal
+}
+
+// userInitiatedKey marks the context of a call the user made themselves (UserInitiated).
+type userInitiatedKey struct{}
+
+// UserInitiated returns a context under which a session's calls run with the user's own
+// authority: a command the user typed (a chat's !cmd, its /undo), not one a model chose.
+// The policy gate then lets a call it would ask about run without asking a second time:
+// the user asked for exactly this call. Deny rules, a read-only mode, the session's role
+// and plan mode still apply, and the approval events record it (by "user-initiated").
+// Never use it for a call a model proposed.
+func UserInitiated(ctx context.Context) context.Context {
+	return context.WithValue(ctx, userInitiatedKey{}, true)
+}
+
+// isUserInitiated reports whether ctx carries UserInitiated's mark.
+func isUserInitiated(ctx context.Context) bool {
+	v, _ := ctx.Value(userInitiatedKey{}).(bool)
+	return v
 }
 
 // Values of Event.Decision and Event.By for approval.decision events.
 const (
-	decidedBy = "user" // the approver answered
-	yesBy     = "yes"  // --yes (Config.Yes) approved
-	noOneBy   = "none" // no approver: headless refusal
+	decidedBy = "user"           // the approver answered
+	yesBy     = "yes"            // --yes (Config.Yes) approved
+	userBy    = "user-initiated" // the user made the call themselves (UserInitiated)
+	noOneBy   = "none"           // no approver: headless refusal
 )
 
 // sessionGate makes the gate of a session on p: nil when there is no policy and the
@@ -150,6 +181,9 @@ func (g *policyGate) Check(ctx context.Context, c builtin.Call) *definitions.Too
 		g.record(Event{Event: "approval.decision", Tool: c.Tool.Name, Decision: decision, By: by})
 	}
 	switch {
+	case isUserInitiated(ctx):
+		decided("allow-once", userBy)
+		return nil
 	case g.yes:
 		decided("allow-once", yesBy)
 		return nil
@@ -157,9 +191,10 @@ func (g *policyGate) Check(ctx context.Context, c builtin.Call) *definitions.Too
 		decided("deny", noOneBy)
 		return definitions.NewError(definitions.PermissionError, "%s needs approval and no one can give it here: %s", c.Tool.Name, d.Reason).
 			With("tool", c.Tool.Name).With("rule", d.Suggest).
-			Hint("Ask the user to allow it: add this rule to .jido/config.toml, or run with --yes:\n" + d.Suggest)
+			Hint(g.refusalHint(d))
 	}
 	ar := ApprovalRequest{Tool: c.Tool.Name, Args: c.Params, Class: class, Paths: req.Paths, Reason: d.Reason, Rule: d.Suggest}
+	ar.RuleFile, ar.RuleNote = g.alwaysTarget()
 	for _, cmd := range req.Commands {
 		words := cmd.Args
 		if cmd.Name != "" { // a nameless command is a redirection or assignments
@@ -167,7 +202,12 @@ func (g *policyGate) Check(ctx context.Context, c builtin.Call) *definitions.Too
 		}
 		ar.Commands = append(ar.Commands, strings.Join(words, " "))
 	}
-	ar.Preview = preview(ctx, c)
+	if p, ok := c.Params.(definitions.UndoParams); ok {
+		// What the undo would do, not its arguments ({} for "the last change").
+		ar.Paths, ar.Preview = builtin.DescribeUndo(g.journal, p)
+	} else {
+		ar.Preview = preview(ctx, c)
+	}
 	answer, err := g.approver.Approve(ctx, ar)
 	if err != nil {
 		decided("deny", decidedBy)
@@ -192,6 +232,49 @@ func (g *policyGate) Check(ctx context.Context, c builtin.Call) *definitions.Too
 	return nil
 }
 
+// refusalHint tells a headless caller every step that lets the refused call run: the rule,
+// and where it can go. In the project's config a hand-written rule applies only once the
+// file's new content is trusted (`jido trust`: every edit of a trusted file voids its trust
+// too); the user's config needs no trust. An ask rule that decided the call must go first.
+func (g *policyGate) refusalHint(d policy.Decision) string {
+	var b strings.Builder
+	b.WriteString("Ask the user to allow it")
+	if d.Rule != nil && d.Rule.Action == policy.Ask {
+		fmt.Fprintf(&b, ": the ask rule %s (%s) asks about this call, and an allow rule after it changes nothing; remove it (jido rules --revoke %s), or run with --yes.", d.Rule.ID, d.Rule.Source, d.Rule.ID)
+		fmt.Fprintf(&b, " Without it, this rule allows the call:\n%s", d.Suggest)
+		return b.String()
+	}
+	project := g.engine.ConfigFile(policy.ScopeProject)
+	user := g.engine.ConfigFile(policy.ScopeUser)
+	b.WriteString(", in one of these ways:\n")
+	switch {
+	case project == "":
+	case g.engine.NeedsTrust():
+		trust := "jido trust"
+		if dir := filepath.Dir(filepath.Dir(project)); dir != "." {
+			trust += " --root " + dir
+		}
+		fmt.Fprintf(&b, "- add the rule below to %s, then run `%s` (the project's config applies only while trusted, and an edit voids its trust)\n", project, trust)
+	default:
+		fmt.Fprintf(&b, "- add the rule below to %s\n", project)
+	}
+	if user != "" {
+		fmt.Fprintf(&b, "- or add it to %s, the user's own config, which needs no trust\n", user)
+	}
+	b.WriteString("- or run with --yes (approves every call of this run)\n")
+	b.WriteString(d.Suggest)
+	return b.String()
+}
+
+// alwaysTarget is where AllowAlways records its rule, and what the user should know of it.
+func (g *policyGate) alwaysTarget() (file, note string) {
+	file = g.engine.ConfigFile(policy.ScopeProject)
+	if file != "" && g.engine.NeedsTrust() && !g.engine.ProjectTrusted() {
+		note = "that file is not trusted: the rule applies to this run, and to later ones after `jido trust`"
+	}
+	return file, note
+}
+
 // commandsIsolated reports whether commands run in a private root (a variable for tests).
 var commandsIsolated = sandbox.Isolates
 
@@ -199,6 +282,9 @@ var commandsIsolated = sandbox.Isolates
 // and for shell tools the parsed commands and their class.
 func (g *policyGate) request(c builtin.Call) (policy.Request, string) {
 	req := policy.Request{Tool: c.Tool.Name, ReadOnly: c.Tool.ReadOnly, Mutating: c.Tool.Mutating, Destructive: c.Tool.Destructive}
+	if p, ok := c.Params.(definitions.UndoParams); ok && p.List {
+		req.ReadOnly, req.Mutating = true, false // listing the change sets changes nothing
+	}
 	for _, name := range c.Tool.Paths(c.Params) {
 		if canon, err := g.root.Resolve(name); err == nil {
 			name = canon

@@ -20,9 +20,12 @@ type sessionOptions struct {
 	events   io.Writer
 	limits   *runtime.Limits
 	profile  *profile.Profile
+	// conversation the session's change sets belong to ("" for the session's own id).
+	conversation string
 	// For a forge planner: the canonical tools its gate allows, and that it holds a plan.
 	tools []string
 	plan  bool
+	state *SessionState // WithState: what the session starts with
 }
 
 // WithRoot opens the session on another project root (Config.OpenRoot sets it up).
@@ -48,3 +51,12 @@ func WithLimits(l runtime.Limits) SessionOption { return func(o *sessionOptions)
 // profile's tools with the profile's arguments, and get the profile's results and errors.
 // A role the profile defines (forge's captain, type1, ...) limits its tools.
 func WithProfile(p *profile.Profile) SessionOption { return func(o *sessionOptions) { o.profile = p } }
+
+// WithConversation makes the session part of a conversation that may span several
+// sessions (a chat's transcript id: a chat opens a new session when it enters or leaves
+// plan mode, and again when it is resumed). Its change sets are journaled with the
+// session's id and this conversation, and its undo without a change id undoes only the
+// conversation's changes. Without it, the conversation is the session's own id.
+func WithConversation(id string) SessionOption {
+	return func(o *sessionOptions) { o.conversation = id }
+}

@@ -17,3 +17,15 @@ type Progress = shell.Progress
 func WithProgress(ctx context.Context, every time.Duration, fn func(Progress)) context.Context {
 	return shell.WithProgress(ctx, every, fn)
 }
+
+// WithProgress is the package's WithProgress for a call in this session, with each
+// Progress.Tail redacted by the project's rules and secret values, as the call's result
+// will be: what a person watches the command print holds no more than what the model sees.
+func (s *Session) WithProgress(ctx context.Context, every time.Duration, fn func(Progress)) context.Context {
+	return shell.WithProgress(ctx, every, func(p Progress) {
+		if p.Tail != "" {
+			p.Tail, _ = s.p.redactor().String(p.Tail)
+		}
+		fn(p)
+	})
+}

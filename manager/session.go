@@ -1,6 +1,7 @@
 package manager
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/buffers"
+	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/jsoncap"
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/tools/builtin"
@@ -111,15 +113,18 @@ func (r ToolResult) Decode(v any) error {
 // policy rules and its commands. Its methods are safe for concurrent use; calls are
 // serialized.
 type Session struct {
-	id     string
-	m      *Manager
-	p      *project
-	vm     *runtime.VM
-	shell  *shell.Lazy   // its commands and background jobs, ended by Close
-	plan   *plan.Overlay // plan mode: the planned changes (nil otherwise)
-	board  *tasks.Board  // the session's todos and tasks
-	gate   *policyGate   // nil without a policy: every call runs
-	events *eventLog     // the session's own event sink (WithEvents), besides the manager's
+	id           string
+	conversation string // WithConversation's, else id
+	m            *Manager
+	p            *project
+	vm           *runtime.VM
+	shell        *shell.Lazy      // its commands and background jobs, ended by Close
+	plan         *plan.Overlay    // plan mode: the planned changes (nil otherwise)
+	board        *tasks.Board     // the session's todos and tasks
+	reads        *builtin.ReadLog // the versions of the files it has read or written
+	bufs         *buffers.Memory  // its named buffers
+	gate         *policyGate      // nil without a policy: every call runs
+	events       *eventLog        // the session's own event sink (WithEvents), besides the manager's
 	dialect
 
 	busy     atomic.Int32 // calls in progress or waiting for the session
@@ -151,12 +156,20 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	if o.plan || gate != nil && gate.engine.Mode() == policy.ModePlan {
 		pl = plan.New(p.root)
 	}
-	board := tasks.New()
-	var s *Session // made after its VM, whose calls it observes
+	board, bufs := tasks.New(), buffers.New()
+	if o.state != nil {
+		if err := restoreState(*o.state, p, gate, reads, board, bufs); err != nil {
+			return nil, err
+		}
+	}
+	conversation := cmp.Or(o.conversation, id)
+	jr := p.journal.WithOrigin(journal.Origin{Session: id, Conversation: conversation}) // its change sets say whose they are
+	var s *Session                                                                      // made after its VM, whose calls it observes
 	observe := func(tool string, args map[string]any) func(any, *definitions.ToolError) { return s.observe(tool, args) }
-	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Observe: observe, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: p.journal, Plan: pl, Redactor: p.redactor, Board: board, Buffers: buffers.New()}}
+	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Observe: observe, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: jr, Plan: pl, Redactor: p.redactor, Board: board, Buffers: bufs}}
 	if gate != nil {
 		deps.Tools.Gate = gate
+		gate.journal = jr
 	}
 	if !o.profile.Canonical() {
 		deps.Profile, deps.PlanCall = o.profile, func(ctx context.Context, tool string, args map[string]any) (any, *definitions.ToolError) {
@@ -167,7 +180,7 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	if err != nil {
 		return nil, err
 	}
-	s = &Session{id: id, m: m, p: p, vm: vm, shell: sh, plan: pl, gate: gate, board: board, events: newEventLog(o.events)}
+	s = &Session{id: id, conversation: conversation, m: m, p: p, vm: vm, shell: sh, plan: pl, gate: gate, board: board, reads: reads, bufs: bufs, events: newEventLog(o.events)}
 	s.dialect.init(o)
 	s.lastUsed.Store(time.Now().UnixNano())
 	if gate != nil {
@@ -251,6 +264,10 @@ func (s *Session) modeRuns(tool string) bool {
 
 // ID returns the session's identifier, as used in events.
 func (s *Session) ID() string { return s.id }
+
+// Conversation returns the conversation the session belongs to (WithConversation), or its
+// own id when it was opened without one: the change sets its undo considers.
+func (s *Session) Conversation() string { return s.conversation }
 
 // Call runs one tool call: its snippet in the session VM, with the arguments as a Lua table.
 // In a session with a profile (WithProfile), the call names the profile's tool with its

@@ -260,6 +260,18 @@ func TestProgressOfACommand(t *testing.T) {
 	assert.Equal(t, int64(3), reports[len(reports)-1].Output)
 }
 
+func TestProgressOfACommandInASessionIsRedacted(t *testing.T) {
+	m := newManager(t, Config{})
+	s, err := m.Open(t.Context(), "")
+	require.NoError(t, err)
+	var last Progress
+	ctx := s.WithProgress(t.Context(), 50*time.Millisecond, func(p Progress) { last = p })
+	res := s.Call(ctx, ToolCall{Name: "run_shell", Args: map[string]any{"command": "echo token ghp_abcdefghijklmnopqrstuvwxyz0123456789; sleep 0.3"}})
+	require.True(t, res.OK, "%+v", res.Error)
+	assert.Contains(t, last.Tail, "token ")
+	assert.NotContains(t, last.Tail, "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "the secret is redacted as in the result")
+}
+
 func TestCloseKillsBackgroundJobs(t *testing.T) {
 	m := newManager(t, Config{})
 	s, err := m.Open(t.Context(), "")

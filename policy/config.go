@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -38,6 +40,85 @@ type fileConfig struct {
 	// case-insensitively; a directory's glob protects what it holds. It only adds
 	// protection, so a project's list applies before trust.
 	Protected []string `toml:"protected"`
+	// Model is the [model] table: the model chat and ask talk to (ModelConfig).
+	Model *ModelConfig `toml:"model"`
+}
+
+// ModelConfig is a config's [model] table: which model `jido chat` and `jido ask` talk to,
+// under the command's flags (--provider, --model, --base-url). It names the environment
+// variable that holds the API key, never the key: a config file is read by tools and
+// shared, an environment is not.
+//
+//	[model]
+//	provider = "openai"                 # gemini, openai, interpreter, offline or auto
+//	name = "qwen2.5-coder:7b"
+//	base_url = "http://localhost:11434/v1"
+//	api_key_env = "OLLAMA_API_KEY"
+//
+// A project's [model] applies only once the project is trusted (jido trust): it says where
+// the conversation, and the key, are sent.
+type ModelConfig struct {
+	Provider  string `toml:"provider"`
+	Name      string `toml:"name"`
+	BaseURL   string `toml:"base_url"`
+	APIKeyEnv string `toml:"api_key_env"`
+}
+
+// Providers are the values of [model] provider.
+var Providers = []string{"auto", "gemini", "openai", "interpreter", "offline"}
+
+// over returns m with the fields that o sets replaced by o's.
+func (m ModelConfig) over(o ModelConfig) ModelConfig {
+	if o.Provider != "" && o.Provider != m.Provider {
+		m = ModelConfig{} // another provider: the name, URL and key of this one do not apply
+	}
+	m.Provider = cmpOr(o.Provider, m.Provider)
+	m.Name = cmpOr(o.Name, m.Name)
+	m.BaseURL = cmpOr(o.BaseURL, m.BaseURL)
+	m.APIKeyEnv = cmpOr(o.APIKeyEnv, m.APIKeyEnv)
+	return m
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// envName is the shape of an environment variable's name.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// keyLike matches values that look like API keys: OpenAI's, Anthropic's, Google's, GitHub's,
+// Hugging Face's, bearer tokens, or a long run of letters and digits.
+var keyLike = regexp.MustCompile(`^(sk-|sk_|AIza|ghp_|gho_|github_pat_|hf_|xai-|gsk_|Bearer )|^[A-Za-z0-9_\-.]{32,}$`)
+
+// checkModel says what is wrong with a [model] table, and which key: "" when nothing.
+func checkModel(m ModelConfig) (key, msg string) {
+	switch {
+	case m.Provider != "" && !slices.Contains(Providers, m.Provider):
+		return "provider", fmt.Sprintf("unknown provider %q (want %s)", m.Provider, strings.Join(Providers, ", "))
+	case m.APIKeyEnv != "" && (keyLike.MatchString(m.APIKeyEnv) && !isUpperEnvName(m.APIKeyEnv)):
+		return "api_key_env", "looks like an API key: api_key_env is the NAME of the environment variable that holds the key " +
+			"(e.g. api_key_env = \"OPENAI_API_KEY\"), never the key itself; remove the key from this file (and revoke it if the file was shared)"
+	case m.APIKeyEnv != "" && !envName.MatchString(m.APIKeyEnv):
+		return "api_key_env", fmt.Sprintf("%q is not the name of an environment variable (e.g. OPENAI_API_KEY): api_key_env names the variable that holds the key, never the key itself", m.APIKeyEnv)
+	case m.BaseURL != "":
+		u, err := url.Parse(m.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return "base_url", fmt.Sprintf("%q is not an http or https URL (e.g. http://localhost:11434/v1)", m.BaseURL)
+		}
+		if u.User != nil {
+			return "base_url", "has a user or password in it: put the key in an environment variable and name it with api_key_env"
+		}
+	}
+	return "", ""
+}
+
+// isUpperEnvName reports whether s is an environment variable name in the usual style
+// (OPENAI_API_KEY), which a key never is.
+func isUpperEnvName(s string) bool {
+	return envName.MatchString(s) && strings.ToUpper(s) == s
 }
 
 type tomlRule struct {
@@ -79,6 +160,7 @@ type parsedConfig struct {
 	rules     []parsedRule // in document order
 	roles     map[string][]string
 	protected []string
+	model     *ModelConfig
 	headers   []int // offsets of the start of every table header line
 }
 
@@ -138,6 +220,16 @@ func parseConfig(name string, data []byte) (*parsedConfig, error) {
 			return nil, configError(name, at, "protected: %q %s", p, msg)
 		}
 		pc.protected = append(pc.protected, p)
+	}
+	if fc.Model != nil {
+		if key, msg := checkModel(*fc.Model); key != "" {
+			at, ok := sc.model[key]
+			if !ok {
+				at = sc.modelTable
+			}
+			return nil, configError(name, at, "[model] %s: %s", key, msg)
+		}
+		pc.model = fc.Model
 	}
 	for role, v := range fc.Roles {
 		if v.Tools == nil {
@@ -224,7 +316,7 @@ func wantType(key []string) string {
 		return "an array of strings"
 	case last == "allow" || last == "ask" || last == "deny":
 		return "an array of tables"
-	case last == "roles":
+	case last == "roles" || last == "model":
 		return "a table"
 	}
 	return "a string"
@@ -239,12 +331,15 @@ type scanned struct {
 	// protected is where the protected key is, protectedItems where each of its strings is.
 	protected      pos
 	protectedItems []pos
+	// modelTable is where the [model] table starts, model where each of its keys is.
+	modelTable pos
+	model      map[string]pos
 }
 
 // scanConfig walks the syntax tree of data, which must be valid TOML, and
 // records where things are.
 func scanConfig(data []byte) scanned {
-	sc := scanned{rules: map[Action][]*ruleLoc{}, roles: map[string]pos{}}
+	sc := scanned{rules: map[Action][]*ruleLoc{}, roles: map[string]pos{}, model: map[string]pos{}}
 	var p unstable.Parser
 	p.Reset(data)
 	// Line starts, to turn offsets into positions without rescanning.
@@ -274,6 +369,8 @@ func scanConfig(data []byte) scanned {
 				sc.rules[a] = append(sc.rules[a], cur)
 			} else if len(keys) == 2 && keys[0] == "roles" {
 				sc.roles[keys[1]] = at(first)
+			} else if single(keys) == "model" {
+				sc.modelTable = at(first)
 			}
 		case unstable.KeyValue:
 			keys, _ := keyParts(e)
@@ -292,6 +389,12 @@ func scanConfig(data []byte) scanned {
 						}
 					}
 				}
+			case single(table) == "model" && len(keys) == 1:
+				sc.model[keys[0]] = kv
+			case table == nil && len(keys) == 2 && keys[0] == "model":
+				sc.model[keys[1]] = kv
+			case table == nil && single(keys) == "model":
+				sc.modelTable = kv
 			case single(table) == "roles" && len(keys) >= 1:
 				sc.roles[keys[0]] = kv
 			case table == nil && len(keys) == 2 && keys[0] == "roles":
@@ -436,6 +539,14 @@ func (e *Engine) loadBytes(scope Scope, name string, data []byte) error {
 	e.protected = append(e.protected, pc.protected...) // it only adds protection: applied untrusted too
 	if pc.profile != nil {
 		e.profile = *pc.profile // names and shapes only: applied untrusted too
+	}
+	switch {
+	case pc.model == nil:
+	case guarded:
+		// It says where the conversation and the user's key go: not a repository's to decide.
+		e.ignored = append(e.ignored, fmt.Sprintf("%s: [model]", name))
+	default:
+		e.model = e.model.over(*pc.model)
 	}
 	for role, tools := range pc.roles {
 		if guarded {

@@ -198,7 +198,8 @@ type Engine struct {
 	ignored   []string
 	// protected are the config files' protected globs (root-relative).
 	protected []string
-	profile   string // the config's profile = "..." ("" when none sets it)
+	profile   string      // the config's profile = "..." ("" when none sets it)
+	model     ModelConfig // the [model] tables, the project's (trusted) over the user's
 }
 
 // Profile is the profile the config files name (the project's over the user's), or "".
@@ -209,6 +210,18 @@ func (e *Engine) Profile() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.profile
+}
+
+// Model is the model the config files name in their [model] tables: the trusted project's
+// fields over the user's (a project that names another provider replaces the user's table
+// whole). The zero ModelConfig when none has one.
+func (e *Engine) Model() ModelConfig {
+	if e.parent != nil {
+		return e.parent.Model()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.model
 }
 
 // New returns an engine in mode with no rules and the default roles.

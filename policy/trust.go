@@ -183,3 +183,36 @@ func describeRule(r Rule) string {
 	body := strings.TrimSpace(strings.SplitN(renderRule(r), "\n", 2)[1])
 	return strings.ReplaceAll(body, "\n", ", ")
 }
+
+// ConfigFile returns the config file of a project or user scope ("" when the engine has
+// none): where Remember writes that scope's rules, and where a person adds them by hand.
+func (e *Engine) ConfigFile(scope Scope) string {
+	if e.parent != nil {
+		return e.parent.ConfigFile(scope)
+	}
+	si := scopeIndex(scope)
+	if si < 0 {
+		return ""
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.files[si]
+}
+
+// NeedsTrust reports whether the allow rules of the project config apply only while its
+// content is trusted (LoadWithTrust with a trust file): then a rule added to it by hand, or
+// any other edit of it, applies only after `jido trust` records the new content. (A rule
+// Remember writes keeps a trusted file trusted.) The user's config never needs trust.
+func (e *Engine) NeedsTrust() bool {
+	if e.parent != nil {
+		return e.parent.NeedsTrust()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.trustPath != "" && e.files[scopeIndex(ScopeProject)] != ""
+}
+
+// ProjectTrusted reports whether the project's config and tools, as they are now, are
+// trusted (see ToolsTrusted): an allow rule Remember adds to the project config then
+// applies in later sessions too; otherwise only in this process until `jido trust`.
+func (e *Engine) ProjectTrusted() bool { return e.ToolsTrusted() }

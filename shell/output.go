@@ -26,6 +26,7 @@ type output struct {
 	spooled  int64
 	path     string // the spool file's root-relative path
 	spoolErr error
+	latest   *latest // the last bytes of both streams, for Progress.Tail (nil: not kept)
 }
 
 func newOutput(limit int, openFile func() (io.WriteCloser, string, error)) *output {
@@ -38,6 +39,7 @@ func (o *output) Write(p []byte) (int, error) {
 	defer o.mu.Unlock()
 	n := len(p)
 	o.total += int64(n)
+	o.latest.write(p)
 	if room := o.limit - len(o.buf); room > 0 {
 		take := min(room, len(p))
 		o.buf = append(o.buf, p[:take]...)
@@ -189,4 +191,35 @@ func (o *output) since(off int64) (string, int64, bool) {
 		off = o.total
 	}
 	return validUTF8(out), off, cut
+}
+
+// latest keeps the last TailBytes written to a command's stdout and stderr together, in
+// the order written: what a live view of the command shows. Safe for concurrent writers.
+type latest struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+// write appends p, dropping the oldest bytes past TailBytes; a nil latest keeps nothing.
+func (l *latest) write(p []byte) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(p) >= TailBytes {
+		l.buf = append(l.buf[:0], p[len(p)-TailBytes:]...)
+		return
+	}
+	if over := len(l.buf) + len(p) - TailBytes; over > 0 {
+		l.buf = append(l.buf[:0], l.buf[over:]...)
+	}
+	l.buf = append(l.buf, p...)
+}
+
+// String returns the bytes kept.
+func (l *latest) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return string(l.buf)
 }

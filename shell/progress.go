@@ -6,11 +6,19 @@ import (
 )
 
 // Progress is the state of a running command, reported while it runs (for an MCP client's
-// progress notifications). It carries no output text: that is redacted only in the result.
+// progress notifications, a chat's live view of the output).
 type Progress struct {
 	Elapsed time.Duration // since the command started
 	Output  int64         // bytes the command wrote to stdout and stderr so far
+	// Tail is the last bytes (up to TailBytes) the command wrote to stdout and stderr, in
+	// the order received (the two pipes are read apart: lines written at once may swap),
+	// possibly starting inside a line or a character. It is raw output: not redacted
+	// (manager.Session.WithProgress redacts it), not made safe to print.
+	Tail string
 }
+
+// TailBytes is how much of a running command's latest output Progress.Tail holds.
+const TailBytes = 4 << 10
 
 // progressKey is the context key of a progress reporter.
 type progressKey struct{}

@@ -172,6 +172,7 @@ var ErrInvalid = errors.New("invalid command request")
 type process struct {
 	p              *sandbox.Process
 	stdout, stderr *output
+	latest         *latest // the last bytes of both, for Progress.Tail
 	start          time.Time
 	done           chan struct{} // closed when the command has exited and been cleaned up
 	err            error         // Wait's error
@@ -210,8 +211,10 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 	pr := &process{
 		stdout: newOutput(limit, r.spool(id, "stdout")),
 		stderr: newOutput(limit, r.spool(id, "stderr")),
+		latest: &latest{},
 		done:   make(chan struct{}),
 	}
+	pr.stdout.latest, pr.stderr.latest = pr.latest, pr.latest
 	var stdin io.Reader
 	if req.Stdin != nil {
 		stdin = strings.NewReader(*req.Stdin)
@@ -307,7 +310,7 @@ wait:
 		case <-pr.done:
 			break wait
 		case <-tick:
-			report.fn(Progress{Elapsed: time.Since(pr.start), Output: pr.stdout.size() + pr.stderr.size()})
+			report.fn(Progress{Elapsed: time.Since(pr.start), Output: pr.stdout.size() + pr.stderr.size(), Tail: pr.latest.String()})
 		case <-timer.C:
 			timedOut = true
 			pr.p.Kill()

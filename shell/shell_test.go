@@ -311,12 +311,32 @@ func TestProgressIsReportedWhileACommandRuns(t *testing.T) {
 	require.GreaterOrEqual(t, len(reports), 3, "about one report per period")
 	last := reports[len(reports)-1]
 	assert.Equal(t, int64(5), last.Output, "the bytes written so far")
+	assert.Equal(t, "12345", last.Tail, "and the latest of them")
 	assert.Greater(t, last.Elapsed, reports[0].Elapsed)
 
 	reports = nil
 	_, err = r.Run(t.Context(), Request{Command: "sleep 0.2"})
 	require.NoError(t, err)
 	assert.Empty(t, reports, "no reporter, no reports")
+}
+
+func TestProgressTailKeepsTheLatestOutputOfBothStreams(t *testing.T) {
+	r, _ := newRunner(t)
+	var last Progress
+	ctx := WithProgress(t.Context(), 20*time.Millisecond, func(p Progress) { last = p })
+	_, err := r.Run(ctx, Request{Command: "echo out1; sleep 0.1; echo err1 >&2; sleep 0.1; echo out2; sleep 0.3"})
+	require.NoError(t, err)
+	assert.Equal(t, "out1\nerr1\nout2\n", last.Tail, "in the order written (each stream is read on its own)")
+
+	var l latest
+	l.write([]byte(strings.Repeat("a", TailBytes-2)))
+	l.write([]byte("bcd"))
+	assert.Len(t, l.String(), TailBytes, "capped")
+	assert.True(t, strings.HasSuffix(l.String(), "abcd") && strings.HasPrefix(l.String(), "aa"))
+	l.write([]byte(strings.Repeat("z", TailBytes+5)))
+	assert.Equal(t, strings.Repeat("z", TailBytes), l.String())
+	var none *latest
+	none.write([]byte("x")) // a nil latest keeps nothing
 }
 
 func TestJobsAreCapped(t *testing.T) {

@@ -24,6 +24,10 @@ func (p *Provider) failure(ctx context.Context, body *bodyFailure, err error) er
 	if broken := body.get(); broken != nil {
 		err = broken
 	}
+	var known *agent.APIError
+	if errors.As(err, &known) {
+		return known
+	}
 	var e genai.APIError
 	if !errors.As(err, &e) {
 		return &agent.APIError{Provider: providerName, Message: err.Error()}
@@ -38,7 +42,7 @@ func (p *Provider) failure(ctx context.Context, body *bodyFailure, err error) er
 	case e.Code == 401 || e.Code == 403 || (e.Code == 400 && hasReason(e.Details, "API_KEY_INVALID")):
 		out.Hint = "check GEMINI_API_KEY"
 	case e.Code == 404:
-		out.Hint = fmt.Sprintf("unknown model %s: pass --model, e.g. %s", p.model, DefaultModel)
+		out.Hint = fmt.Sprintf("unknown model %s: pass --model, e.g. %s (or a wrong --base-url)", p.model, DefaultModel)
 	case e.Code == 429:
 		out.Hint = "rate limited"
 	}

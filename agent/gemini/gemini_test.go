@@ -334,7 +334,7 @@ func TestServiceErrors(t *testing.T) {
 		{
 			name:   "unknown model",
 			step:   geminitest.Step{Status: 404, Message: "models/gemini-test is not found"},
-			status: 404, hint: "unknown model gemini-test: pass --model, e.g. gemini-2.5-flash",
+			status: 404, hint: "unknown model gemini-test: pass --model, e.g. gemini-2.5-flash (or a wrong --base-url)",
 			message: "models/gemini-test is not found",
 		},
 		{
@@ -554,4 +554,22 @@ func TestAskJSONNotJSON(t *testing.T) {
 
 	_, err = p.AskJSON(t.Context(), "q", nil)
 	assert.Contains(t, apiError(t, err).Message, "finish reason MAX_TOKENS")
+}
+
+// TestHTMLPage: a base URL that names a web server gets an error saying so, not the SDK's
+// complaint about JSON, and it is not retried.
+func TestHTMLPage(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte("<!doctype html><html><body>It works!</body></html>"))
+	}))
+	defer srv.Close()
+	p, err := gemini.New(t.Context(), gemini.Config{APIKey: testKey, Model: "gemini-test", BaseURL: srv.URL})
+	require.NoError(t, err)
+	_, err = p.Complete(t.Context(), agent.Request{Messages: []agent.Message{{Role: agent.User, Text: "hi"}}}, nil)
+	var apiErr *agent.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Contains(t, apiErr.Message, "the server at "+srv.URL+" answered with an HTML page, not a Gemini response")
+	assert.Contains(t, apiErr.Hint, "check --base-url")
+	assert.False(t, apiErr.Retryable())
 }

@@ -27,6 +27,7 @@ type reply struct {
 	finish        genai.FinishReason
 	finishMessage string
 	blocked       genai.BlockedReason
+	usage         *agent.Usage // the last usage metadata of the stream (it is cumulative)
 }
 
 // add takes in one response: its text parts (thoughts skipped) go to onText at once, its
@@ -34,6 +35,9 @@ type reply struct {
 func (r *reply) add(resp *genai.GenerateContentResponse) {
 	if resp == nil {
 		return
+	}
+	if u := resp.UsageMetadata; u != nil && (u.PromptTokenCount > 0 || u.CandidatesTokenCount > 0) {
+		r.usage = &agent.Usage{PromptTokens: int(u.PromptTokenCount), CompletionTokens: int(u.CandidatesTokenCount + u.ThoughtsTokenCount)}
 	}
 	if resp.PromptFeedback != nil && resp.PromptFeedback.BlockReason != "" {
 		r.blocked = resp.PromptFeedback.BlockReason
@@ -99,7 +103,7 @@ func (r *reply) message() (agent.Message, error) {
 		}
 		r.say(why + ")")
 	}
-	return agent.Message{Role: agent.Assistant, Text: r.text.String(), Calls: r.calls}, nil
+	return agent.Message{Role: agent.Assistant, Text: r.text.String(), Calls: r.calls, Usage: r.usage}, nil
 }
 
 // noCandidates is the error for a response without candidates, which happens when the

@@ -2,9 +2,13 @@ package gemini
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
+
+	"github.com/jido-run/jido/agent"
 )
 
 // The SDK reads a streamed answer with a bufio.Scanner and, when the body breaks off (a
@@ -66,6 +70,17 @@ type quietTransport struct {
 func (t quietTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 400 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		// A web page, not the API: the SDK would only fail to decode it.
+		_ = resp.Body.Close()
+		err := &agent.APIError{Provider: providerName, Status: resp.StatusCode,
+			Message: fmt.Sprintf("the server at %s answered with an HTML page, not a Gemini response", req.URL.Scheme+"://"+req.URL.Host),
+			Hint:    "check --base-url (Gemini's is https://generativelanguage.googleapis.com)"}
+		if f, ok := req.Context().Value(failureKey{}).(*bodyFailure); ok {
+			f.set(err)
+		}
 		return nil, err
 	}
 	if f, ok := req.Context().Value(failureKey{}).(*bodyFailure); ok {

@@ -5,6 +5,7 @@
 package openai
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -78,11 +79,19 @@ func (p *Provider) Complete(ctx context.Context, req agent.Request, onText func(
 		Model:    p.cfg.Model,
 		Messages: messages(req),
 		Tools:    tools(req.Tools),
+		// The usage comes in a last chunk; servers that do not know the option ignore it.
+		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	})
 	defer stream.Close()
 	var text strings.Builder
 	var calls accumulator
+	var usage *agent.Usage
+	chunks := 0 // chunks with choices: a stream without any is no completion
 	for stream.Next() {
+		chunks += min(len(stream.Current().Choices), 1)
+		if u := stream.Current().Usage; stream.Current().JSON.Usage.Valid() && (u.PromptTokens > 0 || u.CompletionTokens > 0) {
+			usage = &agent.Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens)}
+		}
 		for _, choice := range stream.Current().Choices {
 			if choice.Index != 0 {
 				continue
@@ -101,7 +110,10 @@ func (p *Provider) Complete(ctx context.Context, req agent.Request, onText func(
 	if err := stream.Err(); err != nil {
 		return agent.Message{}, p.streamError(ctx, err)
 	}
-	return agent.Message{Role: agent.Assistant, Text: text.String(), Calls: calls.calls()}, nil
+	if chunks == 0 {
+		return agent.Message{}, p.notACompletion("a stream without any choice (an empty stream, or only [DONE])")
+	}
+	return agent.Message{Role: agent.Assistant, Text: text.String(), Calls: calls.calls(), Usage: usage}, nil
 }
 
 // messages converts the conversation: results become "tool" messages, one per result.
@@ -235,7 +247,7 @@ func (p *Provider) checkResponse(req *http.Request, next option.MiddlewareNext) 
 		return nil, &agent.APIError{Provider: p.name, Message: err.Error(), Hint: "is the server running at " + p.cfg.BaseURL + "?"}
 	}
 	if res.StatusCode < 400 {
-		return res, nil
+		return p.checkBody(res)
 	}
 	body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
 	_ = res.Body.Close()
@@ -249,9 +261,72 @@ func (p *Provider) checkResponse(req *http.Request, next option.MiddlewareNext) 
 	case http.StatusUnauthorized, http.StatusForbidden:
 		apiErr.Hint = "check the API key"
 	case http.StatusNotFound:
-		apiErr.Hint = fmt.Sprintf("unknown model %q or wrong base URL %s", p.cfg.Model, p.cfg.BaseURL)
+		apiErr.Hint = fmt.Sprintf("unknown model %q, or no chat completions at %s: check --model, and --base-url (it usually ends in /v1)", p.cfg.Model, p.completionsURL())
+	case http.StatusMethodNotAllowed, http.StatusNotImplemented:
+		apiErr.Hint = fmt.Sprintf("the server does not serve chat completions at %s: check --base-url (it usually ends in /v1)", p.completionsURL())
+	}
+	if isHTML(res.Header, body) {
+		apiErr.Message = cmp.Or(http.StatusText(res.StatusCode), "an error") + " (an HTML page)"
+		if apiErr.Hint == "" {
+			apiErr.Hint = "check --base-url (it usually ends in /v1)"
+		}
 	}
 	return nil, apiErr
+}
+
+// completionsURL is where the provider asks for completions.
+func (p *Provider) completionsURL() string {
+	return strings.TrimSuffix(p.cfg.BaseURL, "/") + "/chat/completions"
+}
+
+// notACompletion is the error for a successful answer that is no chat completion: the
+// server is not the one meant (a web page, another API) or is broken. Not retried.
+func (p *Provider) notACompletion(what string) *agent.APIError {
+	return &agent.APIError{Provider: p.name, Status: http.StatusOK,
+		Message: fmt.Sprintf("the server at %s answered with %s, not a chat completion", p.cfg.BaseURL, what),
+		Hint:    "check --base-url (it usually ends in /v1) and --model"}
+}
+
+// checkBody looks at the start of a successful answer: an HTML page (a web server, a
+// login portal, a base URL without /v1) or a JSON error object is no stream of
+// completion chunks, and the SDK would only say it found nothing.
+func (p *Provider) checkBody(res *http.Response) (*http.Response, error) {
+	br := bufio.NewReaderSize(res.Body, 1024)
+	_, _ = br.Peek(1)                 // one read: a stream's next chunk may be minutes away
+	head, _ := br.Peek(br.Buffered()) // what that read brought
+	res.Body = struct {
+		io.Reader
+		io.Closer
+	}{br, res.Body}
+	switch {
+	case isHTML(res.Header, head):
+		_ = res.Body.Close()
+		return nil, p.notACompletion("an HTML page")
+	case strings.HasPrefix(res.Header.Get("Content-Type"), "application/json"):
+		body, _ := io.ReadAll(io.LimitReader(br, 64<<10))
+		_ = res.Body.Close()
+		var v struct {
+			Error   json.RawMessage `json:"error"`
+			Choices json.RawMessage `json:"choices"`
+		}
+		if json.Unmarshal(body, &v) == nil && len(v.Error) > 0 && string(v.Error) != "null" {
+			return nil, &agent.APIError{Provider: p.name, Status: res.StatusCode, Message: serverMessage(body)}
+		}
+		if len(v.Choices) > 0 {
+			return nil, p.notACompletion("a completion that is not streamed (the server ignores \"stream\": true)")
+		}
+		return nil, p.notACompletion("JSON that is not a stream of completion chunks: " + clip(string(bytes.TrimSpace(body)), 200))
+	}
+	return res, nil
+}
+
+// isHTML reports whether an answer is a web page: by its type, or by how its body starts.
+func isHTML(h http.Header, head []byte) bool {
+	if strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+		return true
+	}
+	start := strings.ToLower(string(bytes.TrimSpace(head[:min(len(head), 64)])))
+	return strings.HasPrefix(start, "<!doctype html") || strings.HasPrefix(start, "<html")
 }
 
 // streamError turns what ended a stream early into the error Complete returns.

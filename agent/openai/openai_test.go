@@ -211,7 +211,7 @@ func TestErrors(t *testing.T) {
 		{
 			name:   "404 of a wrong base URL",
 			path:   "/nope",
-			status: 404, message: "404 page not found", hint: `unknown model "qwen" or wrong base URL`,
+			status: 404, message: "404 page not found", hint: `unknown model "qwen", or no chat completions at http://`,
 		},
 		{
 			name:   "an error that is a string",
@@ -226,7 +226,47 @@ func TestErrors(t *testing.T) {
 		{
 			name:   "a plain text body",
 			step:   openaitest.Step{Status: 502, Body: "<html>Bad Gateway</html>"},
-			status: 502, message: "<html>Bad Gateway</html>", retryable: true,
+			status: 502, message: "Bad Gateway (an HTML page)", hint: "check --base-url", retryable: true,
+		},
+		{
+			name:   "a web page instead of the API (a base URL without /v1)",
+			step:   openaitest.Step{Raw: "<!DOCTYPE html>\n<html><body>Welcome to nginx!</body></html>\n", ContentType: "text/html; charset=utf-8"},
+			status: 200, message: "answered with an HTML page, not a chat completion", hint: "check --base-url (it usually ends in /v1)",
+		},
+		{
+			name:   "a web page sent as text/plain",
+			step:   openaitest.Step{Raw: "  <html><head><title>Login</title></head></html>", ContentType: "text/plain"},
+			status: 200, message: "answered with an HTML page", hint: "check --base-url",
+		},
+		{
+			name:   "an empty stream",
+			step:   openaitest.Step{Raw: "data: [DONE]\n\n"},
+			status: 200, message: "answered with a stream without any choice (an empty stream, or only [DONE]), not a chat completion", hint: "check --base-url",
+		},
+		{
+			name:   "chunks without choices",
+			step:   openaitest.Step{Raw: "data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"choices\":[]}\n\ndata: [DONE]\n\n"},
+			status: 200, message: "a stream without any choice", hint: "check --base-url",
+		},
+		{
+			name:   "a completion that is not streamed",
+			step:   openaitest.Step{Raw: `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi"}}]}`, ContentType: "application/json"},
+			status: 200, message: "a completion that is not streamed", hint: "check --base-url",
+		},
+		{
+			name:   "an error object with status 200",
+			step:   openaitest.Step{Raw: `{"error":{"message":"model not loaded"}}`, ContentType: "application/json"},
+			status: 200, message: "model not loaded",
+		},
+		{
+			name:   "501 of a server without chat completions",
+			step:   openaitest.Step{Status: 501, Body: "Not Implemented"},
+			status: 501, message: "Not Implemented", hint: "the server does not serve chat completions at http://",
+		},
+		{
+			name:   "405",
+			step:   openaitest.Step{Status: 405, Body: `{"detail":"Method Not Allowed"}`},
+			status: 405, message: `{"detail":"Method Not Allowed"}`, hint: "check --base-url (it usually ends in /v1)",
 		},
 		{
 			name:    "an error in the stream",
@@ -245,7 +285,7 @@ func TestErrors(t *testing.T) {
 			require.ErrorAs(t, err, &apiErr)
 			assert.Equal(t, "openai-compatible (qwen)", apiErr.Provider)
 			assert.Equal(t, tc.status, apiErr.Status)
-			assert.Equal(t, tc.message, apiErr.Message)
+			assert.Contains(t, apiErr.Message, tc.message)
 			assert.Contains(t, apiErr.Hint, tc.hint)
 			assert.Equal(t, tc.retry, apiErr.RetryAfter)
 			assert.Equal(t, tc.retryable, apiErr.Retryable())

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,29 +30,87 @@ const usage = `jido: a sandboxed tool runtime for coding agents
 
 Usage:
   jido chat [--root DIR] [--mode MODE] [--provider P] [--model M] [--base-url URL] [--text-protocol] [--resume FILE|last]
-  jido ask [--root DIR] [--yes] [--json] [--provider P] [--model M] QUESTION
-  jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--profile NAME] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
-  jido eval [--root DIR] [--yes] [--mode MODE] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
+  jido ask [--root DIR] [--yes] [--json] [--provider P] [--model M] QUESTION...
+  jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--profile NAME] [--session NAME] [--cwd DIR] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
+  jido eval [--root DIR] [--yes] [--mode MODE] [--session NAME] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
   jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--events FILE]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
-  jido rules [--root DIR] [--revoke ID]
+  jido rules [--root DIR] [--json] [--revoke ID]
   jido trust [--root DIR]
   jido tools [--root DIR] [--tools DIR] [--profile NAME] [--role ROLE] [--format jsonschema|openai|gemini|anthropic|mcp]
   jido version
 
-Flags come before the positional arguments. --profile NAME (every command that opens a
-session) speaks another system's dialect: jido (default), forj, jidocode, emacs, forge,
-claude or codex. chat and ask use Gemini when GEMINI_API_KEY
-is set, and answer offline with a rule-based interpreter otherwise. Every command that
-opens a session also takes --tools DIR (repeatable): Lua tools to load besides
-.jido/tools/ and ~/.config/jido/tools/.
+Run jido COMMAND --help (or jido help COMMAND) for a command's flags. Flags may come before
+or after the positional arguments; -- ends the flags, for an argument that starts with -.
+--profile NAME (every command that opens a session) speaks another system's dialect: jido
+(default), forj, jidocode, emacs, forge, claude or codex. chat and ask use the [model] of
+~/.config/jido/config.toml, else Gemini when GEMINI_API_KEY is set, and answer offline
+with a rule-based interpreter otherwise. Every command that opens a session also takes
+--tools DIR (repeatable): Lua tools to load besides .jido/tools/ and ~/.config/jido/tools/.
 `
 
-// run dispatches a command line and returns the process exit code.
+// command is what the help of a subcommand says besides its flags.
+type command struct {
+	args    string // the positional arguments, for the usage line
+	summary string // what the command does, one line
+}
+
+// commands are the subcommands, by name.
+var commands = map[string]command{
+	"chat":    {"", "Talk with the coding agent about the project, turn by turn."},
+	"ask":     {"QUESTION...", "Answer one question through the tools, then exit (the words are joined into the question)."},
+	"call":    {"TOOL [ARGS_JSON|-]", "Run one tool and print its ToolResult as one JSON object (- reads ARGS_JSON from standard input)."},
+	"eval":    {"-e SNIPPET [-e SNIPPET ...]", "Run Lua snippets in one session, printing one JSON line per snippet."},
+	"mcp":     {"", "Serve the tools to an MCP client, over stdio or streamable HTTP."},
+	"undo":    {"[CHANGE_ID]", "Undo the last change set (or CHANGE_ID), printing the ToolResult as JSON."},
+	"rules":   {"", "Show the approval rules in force (a table; --json for scripts), or remove one."},
+	"trust":   {"", "Show the project's config and Lua tools, and trust them as they are now."},
+	"tools":   {"", "Print the catalogue of tools in a schema format."},
+	"version": {"", "Print the version of jido and of the Go toolchain that built it."},
+}
+
+// helpFor returns the help of command name when args ask for it (-h, --help): the
+// command's own parser decides, its output discarded, so that a flag's value or an
+// argument after -- is never taken for a request of help.
+func helpFor(name string, args []string) (string, bool) {
+	var err error
+	switch name {
+	case "chat", "ask":
+		_, err = parseChat(name, args, io.Discard)
+	case "call":
+		_, err = parseCall(args, io.Discard)
+	case "eval":
+		_, err = parseEval(args, io.Discard)
+	case "mcp":
+		_, err = parseMCP(args, io.Discard)
+	case "undo":
+		_, err = parseUndo(args, io.Discard)
+	case "rules":
+		_, err = parseRules(args, io.Discard)
+	case "trust":
+		_, err = parseTrust(args, io.Discard)
+	case "tools":
+		_, err = parseTools(args, io.Discard)
+	case "version":
+		err = parseVersion(args, io.Discard)
+	}
+	var help *helpRequest
+	if errors.As(err, &help) {
+		return help.text, true
+	}
+	return "", false
+}
+
+// run dispatches a command line and returns the process exit code. A command's --help
+// (or -h, or jido help COMMAND) prints its help on stdout and succeeds.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
+	}
+	if help, ok := helpFor(args[0], args[1:]); ok {
+		fmt.Fprint(stdout, help)
+		return exitOK
 	}
 	switch args[0] {
 	case "chat":
@@ -73,8 +132,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "rules":
 		return runRules(args[1:], stdout, stderr)
 	case "version", "--version":
+		if len(args) > 1 && args[0] == "version" {
+			if err := parseVersion(args[1:], stderr); err != nil {
+				return exitUsage
+			}
+		}
 		return runVersion(stdout)
 	case "help", "-h", "--help":
+		if len(args) > 1 {
+			if help, ok := helpFor(args[1], []string{"--help"}); ok {
+				fmt.Fprint(stdout, help)
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "jido help: unknown command %q\n\n%s", args[1], usage)
+			return exitUsage
+		}
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
@@ -117,6 +189,12 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 // SIGINT or SIGTERM), closes everything, and returns fn's exit code. A root or event file
 // that cannot be opened is a usage error reported on stderr.
 func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context.Context, *manager.Session) int) int {
+	return f.runSession(cmd, stderr, func(ctx context.Context, m *manager.Manager) (*manager.Session, error) { return m.Open(ctx, "") }, fn)
+}
+
+// runSession is withSession with the session opened by open (a named session restores its
+// state).
+func (f *sessionFlags) runSession(cmd string, stderr io.Writer, open func(context.Context, *manager.Manager) (*manager.Session, error), fn func(context.Context, *manager.Session) int) int {
 	m, perms, done, err := f.openManager(nil, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
@@ -126,7 +204,7 @@ func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context
 	warnUntrusted(perms, stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	s, err := m.Open(ctx, "")
+	s, err := open(ctx, m)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
 		return exitToolError
@@ -206,9 +284,113 @@ func reportToolErrors(s *manager.Session, stderr io.Writer) {
 	}
 }
 
-// newFlagSet returns a flag set that reports errors instead of exiting.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+// newFlagSet returns a flag set that reports errors instead of exiting or printing: parse
+// it with parseArgs, whose errors end with the command's usage line, for the caller to print.
+func newFlagSet(name string, _ io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("jido "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	return fs
+}
+
+// helpRequest is the error parseArgs returns for -h or --help: the command's help.
+type helpRequest struct{ text string }
+
+func (*helpRequest) Error() string { return "help requested" }
+
+// parseArgs parses args with fs. Flags may come anywhere among the positional arguments
+// (jido call read_file '{...}' --yes); "--" ends the flags, so that an argument that starts
+// with "-" is taken as it is (jido ask -- -v means what?). -h, -help and --help, unless
+// the command defines them, return a *helpRequest with the command's help. After it,
+// fs.Args() are the positional arguments, in order.
+func parseArgs(fs *flag.FlagSet, args []string) error {
+	var flags, positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			positional = append(positional, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			positional = append(positional, a)
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil && (name == "h" || name == "help") {
+			return &helpRequest{text: helpText(fs)}
+		}
+		flags = append(flags, a)
+		if f == nil || hasValue || isBoolFlag(f) {
+			continue // an unknown flag is fs.Parse's to report
+		}
+		if i+1 < len(args) {
+			flags = append(flags, args[i+1])
+			i++
+		}
+	}
+	if err := fs.Parse(append(append(flags, "--"), positional...)); err != nil {
+		name := strings.TrimPrefix(fs.Name(), "jido ")
+		return fmt.Errorf("%w\n%s\nRun 'jido %s --help' for its flags.", err, usageLine(name), name)
+	}
+	return nil
+}
+
+// isBoolFlag reports whether f takes no value (--yes rather than --root DIR).
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// usageLine is the one-line usage of the command name.
+func usageLine(name string) string {
+	line := "Usage: jido " + name + " [flags]"
+	if args := commands[name].args; args != "" {
+		line += " " + args
+	}
+	return line
+}
+
+// argNames name the values of the flags in help texts (--root DIR rather than --root STRING).
+var argNames = map[string]string{
+	"root": "DIR", "tools": "DIR", "cwd": "DIR", "events": "FILE", "transcript": "FILE", "resume": "FILE|last",
+	"mode": "MODE", "role": "ROLE", "profile": "NAME", "provider": "NAME", "model": "NAME", "base-url": "URL",
+	"timeout": "DURATION", "plan-timeout": "DURATION", "e": "SNIPPET", "http": "ADDR", "socket": "PATH",
+	"revoke": "ID", "format": "FORMAT",
+}
+
+// helpText is the help of fs's command: its usage line, what it does, and its flags.
+func helpText(fs *flag.FlagSet) string {
+	name := strings.TrimPrefix(fs.Name(), "jido ")
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n%s\n", usageLine(name), commands[name].summary)
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			b.WriteString("\nFlags:\n")
+			first = false
+		}
+		arg, text := flag.UnquoteUsage(f)
+		dashes := "--"
+		if len(f.Name) == 1 {
+			dashes = "-"
+		}
+		fmt.Fprintf(&b, "  %s%s", dashes, f.Name)
+		if !isBoolFlag(f) {
+			b.WriteString(" " + cmp.Or(argNames[f.Name], strings.ToUpper(cmp.Or(arg, "value"))))
+		}
+		b.WriteString("\n      " + text)
+		switch {
+		case f.DefValue == "" || f.DefValue == "false" || f.DefValue == "0" || f.DefValue == "0s":
+		case arg == "string":
+			fmt.Fprintf(&b, " (default %q)", f.DefValue)
+		default:
+			fmt.Fprintf(&b, " (default %s)", f.DefValue)
+		}
+		b.WriteString("\n")
+	})
+	if name != "version" {
+		b.WriteString("\nFlags may also follow the arguments; -- ends the flags.\n")
+	}
+	return b.String()
 }

@@ -14,20 +14,27 @@ import (
 // callOptions are the parsed arguments of `jido call`.
 type callOptions struct {
 	sessionFlags
-	tool string
-	args string // JSON object, or "-" for standard input
-	meta manager.CallMeta
+	tool    string
+	args    string // JSON object, or "-" for standard input
+	session string // --session NAME: the named session to carry on (sessions.go)
+	meta    manager.CallMeta
 }
 
 func parseCall(args []string, stderr io.Writer) (*callOptions, error) {
 	o := &callOptions{}
 	fs := newFlagSet("call", stderr)
 	o.register(fs)
+	fs.StringVar(&o.session, "session", "", sessionFlagUsage)
 	fs.StringVar(&o.meta.Cwd, "cwd", "", "directory inside the root the call's relative paths are resolved against (meta.cwd)")
 	var timeout time.Duration
 	fs.DurationVar(&timeout, "timeout", 0, "deadline of the call, e.g. 30s (meta.timeout; default: the tool's own)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return nil, err
+	}
+	if o.session != "" {
+		if err := checkSessionName(o.session); err != nil {
+			return nil, err
+		}
 	}
 	if timeout < 0 {
 		return nil, fmt.Errorf("--timeout must be positive, got %v", timeout)
@@ -64,7 +71,7 @@ func runCall(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"arguments are not a JSON object: %v", err).Hint(`Pass the arguments as one JSON object, e.g. '{"path":"README.md"}'`)})
 		return exitUsage
 	}
-	return o.withSession("call", stderr, func(ctx context.Context, s *manager.Session) int {
+	return o.withNamedSession("call", o.session, stderr, func(ctx context.Context, s *manager.Session) int {
 		res := s.Call(ctx, manager.ToolCall{Name: o.tool, Args: args, Meta: o.meta})
 		writeJSON(stdout, res)
 		if !res.OK {

@@ -22,6 +22,7 @@ type evalOptions struct {
 	sessionFlags
 	timeout  time.Duration
 	snippets snippetList
+	session  string // --session NAME: the named session to carry on (sessions.go)
 }
 
 func parseEval(args []string, stderr io.Writer) (*evalOptions, error) {
@@ -29,9 +30,15 @@ func parseEval(args []string, stderr io.Writer) (*evalOptions, error) {
 	fs := newFlagSet("eval", stderr)
 	o.register(fs)
 	fs.DurationVar(&o.timeout, "timeout", 0, "deadline of each snippet (default: the sandbox's, 30s)")
+	fs.StringVar(&o.session, "session", "", sessionFlagUsage)
 	fs.Var(&o.snippets, "e", "a Lua snippet to run (repeatable; run in order in one session)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return nil, err
+	}
+	if o.session != "" {
+		if err := checkSessionName(o.session); err != nil {
+			return nil, err
+		}
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q: pass snippets with -e", fs.Arg(0))
@@ -56,7 +63,7 @@ func runEval(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jido eval: %v\n", err)
 		return exitUsage
 	}
-	return o.withSession("eval", stderr, func(ctx context.Context, s *manager.Session) int {
+	return o.withNamedSession("eval", o.session, stderr, func(ctx context.Context, s *manager.Session) int {
 		code := exitOK
 		for _, src := range o.snippets {
 			line := evalSnippet(ctx, s, src, o.timeout)

@@ -42,7 +42,7 @@ func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
 	fs.StringVar(&o.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
 	fs.BoolVar(&o.httpAny, "http-any", false, "let --http listen on an address other than loopback")
 	fs.StringVar(&o.socket, "socket", "", "serve streamable HTTP on a UNIX socket at this path (mode 0600, your uid only) instead of stdio")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
@@ -114,6 +114,7 @@ func runMCP(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// An HTTP client is any local process that has the token or the uid, not the
 		// user's own terminal: its answers approve at most for its session.
 		SessionApprovalsOnly: o.served(),
+		Stderr:               stderr, // user tool files that failed to load
 	}
 	var tokenPath string
 	if o.http != "" {

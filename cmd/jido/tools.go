@@ -40,7 +40,7 @@ func parseTools(args []string, stderr io.Writer) (*toolsOptions, error) {
 	fs := newFlagSet("tools", stderr)
 	o.register(fs)
 	format := fs.String("format", "jsonschema", "output format: "+strings.Join(names, ", "))
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {

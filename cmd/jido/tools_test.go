@@ -102,7 +102,7 @@ func TestToolsUsageErrors(t *testing.T) {
 		{"empty format", []string{"--format", ""}, []string{`unknown format ""`}},
 		{"format case", []string{"--format", "OpenAI"}, []string{`unknown format "OpenAI"`}},
 		{"extra argument", []string{"openai"}, []string{"no arguments"}},
-		{"unknown flag", []string{"--nope"}, []string{"not defined: -nope", "jsonschema, openai, gemini, anthropic, mcp"}},
+		{"unknown flag", []string{"--nope"}, []string{"not defined: -nope", "Usage: jido tools [flags]", "jido tools --help"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

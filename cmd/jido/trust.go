@@ -16,19 +16,18 @@ import (
 // and the tools load. A later change to any of them (a pull, a checkout) voids the trust
 // until the user runs it again.
 func runTrust(argv []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("trust", stderr)
-	root := fs.String("root", ".", "project root directory")
-	if err := fs.Parse(argv); err != nil || fs.NArg() != 0 {
+	root, err := parseTrust(argv, stderr)
+	if err != nil {
 		fmt.Fprintln(stderr, "jido trust: usage: jido trust [--root DIR]")
 		return exitUsage
 	}
-	path := filepath.Join(*root, ProjectConfig)
+	path := filepath.Join(root, ProjectConfig)
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(stderr, "jido trust: %v\n", err)
 		return exitToolError
 	}
-	engine, err := loadPermissions(*root, "")
+	engine, err := loadPermissions(root, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "jido trust: %v\n", err)
 		return exitUsage
@@ -52,4 +51,17 @@ func runTrust(argv []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "--- trusted: the project's config and %d tool files, as they are now (a change to any needs jido trust again)\n", len(tools))
 	return exitOK
+}
+
+// parseTrust parses the arguments of `jido trust`: the project root.
+func parseTrust(args []string, stderr io.Writer) (string, error) {
+	fs := newFlagSet("trust", stderr)
+	root := fs.String("root", ".", "project root directory")
+	if err := parseArgs(fs, args); err != nil {
+		return "", err
+	}
+	if fs.NArg() != 0 {
+		return "", fmt.Errorf("trust takes no arguments, got %q", fs.Args())
+	}
+	return *root, nil
 }

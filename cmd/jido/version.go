@@ -22,3 +22,17 @@ func runVersion(stdout io.Writer) int {
 	fmt.Fprintf(stdout, "jido %s (%s)\n", v, runtime.Version())
 	return exitOK
 }
+
+// parseVersion checks the arguments of `jido version`: none (but --help).
+func parseVersion(args []string, stderr io.Writer) error {
+	fs := newFlagSet("version", stderr)
+	if err := parseArgs(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		err := fmt.Errorf("version takes no arguments, got %q", fs.Args())
+		fmt.Fprintf(stderr, "jido version: %v\n", err)
+		return err
+	}
+	return nil
+}

@@ -190,7 +190,7 @@ func TestUndoThroughTheCLI(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stdout)
 	assert.NoFileExists(t, filepath.Join(root, "a.txt"))
 
-	r = runJido(t, "", "undo", "--root", root, "--list")
+	r = runJido(t, "", "undo", "--root", root, "--list", "--json")
 	require.Equal(t, 0, r.code, r.stdout)
 	assert.Contains(t, r.stdout, "delete_file a.txt")
 	assert.Contains(t, r.stdout, "edit_file a.txt")
@@ -283,6 +283,10 @@ func TestRulesListAndRevoke(t *testing.T) {
 	require.Equal(t, 0, runJido(t, "", "trust", "--root", root).code)
 	r := runJido(t, "", "rules", "--root", root)
 	require.Equal(t, 0, r.code, r.stderr)
+	assert.Regexp(t, `(?m)^ID +ACTION +TOOL +MATCHES +SOURCE$`, r.stdout, "people get a table")
+	assert.Regexp(t, `(?m)^project-\d+ +allow +run_shell +command "go test" +\S*config.toml:1$`, r.stdout)
+	r = runJido(t, "", "rules", "--root", root, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
 	out := decodeJSON(t, r.stdout)
 	rules := out["rules"].([]any)
 	require.Len(t, rules, 2)
@@ -290,7 +294,7 @@ func TestRulesListAndRevoke(t *testing.T) {
 	assert.Equal(t, "deny", first["action"], "deny rules are evaluated first")
 	assert.Contains(t, first["source"], "config.toml:5")
 
-	r = runJido(t, "", "rules", "--root", root, "--revoke", first["id"].(string))
+	r = runJido(t, "", "rules", "--root", root, "--revoke", first["id"].(string), "--json")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Len(t, decodeJSON(t, r.stdout)["rules"].([]any), 1)
 	data, err := os.ReadFile(filepath.Join(root, ".jido/config.toml"))

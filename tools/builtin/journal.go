@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -146,7 +147,8 @@ type UndoResult struct {
 	Changes []journal.Entry `json:"changes,omitempty"`
 }
 
-// Undo restores a change set (the last one by default), or lists them.
+// Undo restores a change set (by default the last one of the session's conversation:
+// journal.Journal.WithOrigin), or lists them all, each with its session and files.
 func (c *Changes) Undo(_ context.Context, p definitions.UndoParams) (*UndoResult, error) {
 	if c.Journal == nil {
 		return nil, definitions.NewError(definitions.PermissionError, "this session keeps no journal of changes, so nothing can be undone").
@@ -158,7 +160,12 @@ func (c *Changes) Undo(_ context.Context, p definitions.UndoParams) (*UndoResult
 			return nil, definitions.NewError(definitions.InternalError, "listing changes: %v", err)
 		}
 		for i := range entries {
-			entries[i].Before, entries[i].After = nil, nil
+			// The files and whether each existed (what undo restores or deletes), without the
+			// journal's internals.
+			for k, b := range entries[i].Before {
+				entries[i].Before[k] = journal.Before{Path: b.Path, Exists: b.Exists}
+			}
+			entries[i].After = nil
 		}
 		return &UndoResult{Changes: entries}, nil
 	}
@@ -176,4 +183,25 @@ func (c *Changes) Undo(_ context.Context, p definitions.UndoParams) (*UndoResult
 		return nil, definitions.NewError(definitions.FileError, "undo: %v", err).Hint("list: true shows the change sets and their ids")
 	}
 	return &UndoResult{UndoResult: res}, nil
+}
+
+// DescribeUndo names what an undo call would do, for its approval: the files, and one line
+// ("undo change <id> (<summary>): restores a.go; deletes new.txt"); for a listing, or when
+// j is nil or the change cannot be found, no files and a line that says so.
+func DescribeUndo(j *journal.Journal, p definitions.UndoParams) (files []string, text string) {
+	switch {
+	case p.List:
+		return nil, "list the change sets"
+	case j == nil:
+		return nil, "undo: this session keeps no journal"
+	}
+	e, err := j.Pick(p.ChangeID)
+	if err != nil {
+		return nil, fmt.Sprintf("undo %s: %v", cmp.Or(p.ChangeID, "the last change"), err)
+	}
+	text = e.DescribeUndo()
+	if p.Force {
+		text += " (forced: even if the files changed since)"
+	}
+	return e.Files(), text
 }

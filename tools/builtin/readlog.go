@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"maps"
 	"sync"
 
 	"github.com/jido-run/jido/security"
@@ -46,4 +47,21 @@ func (r *ReadLog) Forget(path string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.versions, path)
+}
+
+// Versions returns a copy of the log: the version last seen of each file, by canonical
+// path. With Restore it carries a session's reads to another process (jido call
+// --session); an edit still compares the file's version now with the one recorded.
+func (r *ReadLog) Versions() map[string]security.Version {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.versions)
+}
+
+// Restore adds the records of versions (canonical path -> version last seen) to the log,
+// over any of the same paths.
+func (r *ReadLog) Restore(versions map[string]security.Version) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	maps.Copy(r.versions, versions)
 }

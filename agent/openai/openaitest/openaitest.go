@@ -31,6 +31,14 @@ type Step struct {
 	Status int
 	Body   string
 	Header http.Header
+	// Raw, when set, is the whole answer's body, sent as it is with ContentType (default
+	// text/event-stream) and Status (default 200): a web page, an empty stream, chunks
+	// without choices, whatever a wrong server sends.
+	Raw         string
+	ContentType string
+	// Usage, when set, is sent as the last chunk (no choices), as servers do when the
+	// request has stream_options.include_usage: prompt and completion tokens.
+	Usage *[2]int
 }
 
 // Server is the fake. URL (from httptest.Server) is its root; BaseURL is what a provider
@@ -146,11 +154,29 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 		writeError(w, Step{Status: http.StatusBadRequest, Body: errorBody("openaitest: bad request body: " + decodeErr.Error())})
 	case !ok:
 		writeError(w, Step{Status: http.StatusInternalServerError, Body: errorBody(fmt.Sprintf("openaitest: no step for request %d", n))})
+	case step.Raw != "":
+		writeRaw(w, step)
 	case step.Status != 0 && step.Status != http.StatusOK:
 		writeError(w, step)
 	default:
 		stream(w, req.Model, step)
 	}
+}
+
+// writeRaw sends step.Raw as the answer.
+func writeRaw(w http.ResponseWriter, step Step) {
+	for k, v := range step.Header {
+		w.Header()[k] = v
+	}
+	ct := step.ContentType
+	if ct == "" {
+		ct = "text/event-stream"
+	}
+	w.Header().Set("Content-Type", ct)
+	if step.Status != 0 {
+		w.WriteHeader(step.Status)
+	}
+	_, _ = io.WriteString(w, step.Raw)
 }
 
 func errorBody(message string) string {
@@ -212,5 +238,9 @@ func stream(w http.ResponseWriter, model string, step Step) {
 		finish = "tool_calls"
 	}
 	send(chunk(map[string]any{}, finish))
+	if u := step.Usage; u != nil {
+		send(map[string]any{"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model, "choices": []any{},
+			"usage": map[string]any{"prompt_tokens": u[0], "completion_tokens": u[1], "total_tokens": u[0] + u[1]}})
+	}
 	_, _ = io.WriteString(w, "data: [DONE]\n\n")
 }
