@@ -83,3 +83,6 @@ require (
 )
 
 tool gotest.tools/gotestsum
+
+// gopher-lua with the allocation-accounting patch of third_party/gopher-lua/PATCH.md.
+replace github.com/yuin/gopher-lua => ./third_party/gopher-lua

@@ -86,3 +86,13 @@ func benchCall(b *testing.B, src string) {
 		}
 	}
 }
+
+// BenchmarkCallAllocating builds tables, closures, keys and strings: what the memory
+// accounting charges (compare with the same snippet before the accounting: at most +10%).
+func BenchmarkCallAllocating(b *testing.B) {
+	benchCall(b, `local t, h, s = {}, {}, ''
+		for i = 1, 500 do t[i] = {i, i} h['k' .. i] = function() return i end end
+		for i = 1, 200 do s = s .. 'x' end
+		table.insert(t, s:upper())
+		return #t + #s`)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 
@@ -11,16 +12,16 @@ import (
 )
 
 // callCtx is the context of one call, set on the LState with SetContext. It is done when the
-// call's deadline passes, the caller's context ends, the heap watchdog fires or the instruction
+// call's deadline passes, the caller's context ends, its memory budget or its instruction
 // budget runs out. gopher-lua polls Done before every VM instruction (research 1.3), so Done
 // counts instructions: that count is the budget, and pattern matching spends from it too.
 type callCtx struct {
 	context.Context
-	cancel    context.CancelCauseFunc // cancels with errBudget or errMemory
-	stop      context.CancelFunc      // releases the deadline's timer
-	left      atomic.Int64            // instructions left
-	st        *state
-	heapStart int64 // live heap when the call started
+	cancel context.CancelCauseFunc // cancels with errBudget or errMemory
+	stop   context.CancelFunc      // releases the deadline's timer
+	left   atomic.Int64            // instructions left
+	st     *state
+	used   int64 // bytes of Lua data the call allocated (charge); the owner goroutine's
 
 	// Set by the owner goroutine while the call runs.
 	limitMsg string // the last refusal of a capped builtin, to classify the error it raised
@@ -58,6 +59,18 @@ func (c *callCtx) spend(L *lua.LState, n int64) {
 	}
 }
 
+// charge counts n bytes of Lua data the call is about to allocate (a string, a table, a
+// table's growth, a closure, a converted value) and refuses them, ending the call, when they
+// would take it over its MaxMemory: the allocation never happens. gopher-lua calls it through
+// LState.Charge (the patch in third_party/gopher-lua), the capped builtins and ToLua directly.
+func (c *callCtx) charge(L *lua.LState, n int64) {
+	c.used += n
+	if c.used > int64(min(c.st.lim.MaxMemory, math.MaxInt64)) {
+		c.cancel(errMemory)
+		L.RaiseError("%s", context.Cause(c))
+	}
+}
+
 // reraise raises again, after a pcall or xpcall, what the snippet must not catch: the end of the
 // call and a recovered Go panic.
 func (c *callCtx) reraise(L *lua.LState) {
@@ -85,7 +98,7 @@ func (c *callCtx) failure() *Error {
 	case errors.Is(cause, errBudget):
 		return newError(KindBudget, "the call used up its budget of %d instructions", lim.Instructions)
 	case errors.Is(cause, errMemory):
-		return newError(KindMemory, "the live heap grew by more than %d bytes during the call", lim.MaxHeapGrowth)
+		return newError(KindMemory, "the call would allocate more than %d bytes of Lua data (strings, tables, closures)", lim.MaxMemory)
 	case errors.Is(cause, errTimeout):
 		return newError(KindTimeout, "the call ran past its deadline of %v", lim.Timeout)
 	default:

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"runtime/metrics"
 	"slices"
 
 	lua "github.com/yuin/gopher-lua"
@@ -26,7 +25,6 @@ type state struct {
 	handler    *lua.LFunction // Go error handler of every protected call
 	trampoline *lua.LFunction // sits between PCall and the callee to see Go panics
 	deny       *lua.LFunction // __newindex of the read-only proxies
-	heap       [1]metrics.Sample
 }
 
 // newState builds an LState with only the allowed libraries, each behind a read-only proxy,
@@ -45,7 +43,11 @@ func newState(lim Limits, libs map[string]map[string]lua.LGFunction) *state {
 		handler:    L.NewFunction(passError),
 		trampoline: L.NewFunction(trampoline),
 		deny:       L.NewFunction(denyWrite),
-		heap:       [1]metrics.Sample{{Name: heapMetric}},
+	}
+	L.Charge = func(n int64) {
+		if c, ok := L.Context().(*callCtx); ok { // outside a call (building the state): free
+			c.charge(L, n)
+		}
 	}
 	base := L.CreateTable(0, len(stdlib()[""])+len(stdlib())+len(libs)+3)
 	st.register(base, stdlib()[""])

@@ -15,7 +15,7 @@ const (
 	KindRuntime  Kind = "runtime"  // the snippet raised an error (error(), a bad operation, a bridge error raised)
 	KindTimeout  Kind = "timeout"  // the deadline passed (Limits.Timeout or the caller's ctx)
 	KindBudget   Kind = "budget"   // the instruction budget was used up
-	KindMemory   Kind = "memory"   // the live-heap watchdog fired
+	KindMemory   Kind = "memory"   // the call would have allocated more than its MaxMemory
 	KindLimit    Kind = "limit"    // a capped builtin or conversion refused (string size, depth, cycles, ...)
 	KindInternal Kind = "internal" // a Go panic was recovered; the VM was discarded
 )
@@ -34,7 +34,7 @@ func (e *Error) Error() string { return string(e.Kind) + ": " + e.Message }
 var (
 	errTimeout = errors.New("deadline exceeded")
 	errBudget  = errors.New("instruction budget exhausted")
-	errMemory  = errors.New("live heap grew over the limit")
+	errMemory  = errors.New("memory budget used up")
 )
 
 // newError builds an *Error whose message is formatted and truncated.

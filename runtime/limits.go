@@ -11,7 +11,7 @@ import (
 type Limits struct {
 	Timeout        time.Duration // wall clock per call (default 30s)
 	Instructions   int64         // VM instructions per call, pattern-matching steps included (default 50_000_000)
-	MaxHeapGrowth  uint64        // live-heap growth per call before cancel (default 256 MiB)
+	MaxMemory      uint64        // bytes of Lua data a call may allocate, charged before each allocation (default 256 MiB)
 	MaxSourceBytes int           // snippet source size (default 64 KiB)
 	MaxStringBytes int           // any string built by a builtin: rep/format/gsub/concat (default 16 MiB)
 	CallStackSize  int           // Lua call depth (default 200)
@@ -24,7 +24,7 @@ func DefaultLimits() Limits {
 	return Limits{
 		Timeout:        30 * time.Second,
 		Instructions:   50_000_000,
-		MaxHeapGrowth:  256 << 20,
+		MaxMemory:      256 << 20,
 		MaxSourceBytes: 64 << 10,
 		MaxStringBytes: 16 << 20,
 		CallStackSize:  200,
@@ -42,8 +42,8 @@ func (l Limits) withDefaults() Limits {
 	if l.Instructions <= 0 {
 		l.Instructions = d.Instructions
 	}
-	if l.MaxHeapGrowth == 0 {
-		l.MaxHeapGrowth = d.MaxHeapGrowth
+	if l.MaxMemory == 0 {
+		l.MaxMemory = d.MaxMemory
 	}
 	if l.MaxSourceBytes <= 0 {
 		l.MaxSourceBytes = d.MaxSourceBytes

@@ -14,9 +14,6 @@ func (st *state) run(ctx context.Context, proto *lua.FunctionProto, args []any, 
 	defer c.release()
 	stop.enter(c)
 	defer stop.leave()
-	c.heapStart = liveHeap(st.heap[:])
-	heapWatch.add(c)
-	defer heapWatch.remove(c)
 	st.L.SetContext(c)
 	defer st.L.RemoveContext()
 

@@ -61,10 +61,28 @@ func buildStdlib() map[string]map[string]lua.LGFunction {
 	for _, name := range []string{"insert", "remove"} {
 		out["table"][name] = writable(L.GetField(L.GetGlobal("table"), name).(*lua.LFunction).GFunction)
 	}
+	insert := out["table"]["insert"]
+	out["table"]["insert"] = func(L *lua.LState) int { // one more element: its growth is charged
+		t := L.CheckTable(1)
+		L.ChargeIndex(t, t.Len()+1)
+		return insert(L)
+	}
+	for _, name := range []string{"lower", "upper", "reverse"} {
+		out["string"][name] = sized(out["string"][name])
+	}
 	for lib, funcs := range wrapped {
 		for name, fn := range funcs {
 			out[lib][name] = fn
 		}
 	}
 	return out
+}
+
+// sized charges a string builtin whose result is as long as its first argument for that
+// result, before it is built.
+func sized(fn lua.LGFunction) lua.LGFunction {
+	return func(L *lua.LState) int {
+		L.Charge(int64(len(L.CheckString(1))))
+		return fn(L)
+	}
 }

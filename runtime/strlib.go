@@ -19,6 +19,15 @@ func newCapped(L *lua.LState, what string) *capped {
 	return &capped{L: L, max: callOf(L).st.lim.MaxStringBytes, what: what}
 }
 
+// Grow grows the buffer for n more bytes, charging the call for the new buffer first
+// (strings.Builder grows to twice its capacity plus n).
+func (b *capped) Grow(n int) {
+	if b.Cap()-b.Len() < n {
+		b.L.Charge(int64(2*b.Cap() + n))
+	}
+	b.Builder.Grow(n)
+}
+
 func (b *capped) add(s string) {
 	if b.Len()+len(s) > b.max {
 		raiseLimit(b.L, "%s: the result would exceed %d bytes", b.what, b.max)
@@ -31,6 +40,7 @@ func (b *capped) addByte(c byte) {
 	if b.Len() >= b.max {
 		raiseLimit(b.L, "%s: the result would exceed %d bytes", b.what, b.max)
 	}
+	b.Grow(1)
 	b.WriteByte(c)
 }
 
@@ -71,6 +81,7 @@ func strRep(L *lua.LState) int {
 	if limit := int64(callOf(L).st.lim.MaxStringBytes); n > limit/int64(len(s)) {
 		raiseLimit(L, "string.rep: the result would exceed %d bytes", limit)
 	}
+	L.Charge(n * int64(len(s)))
 	L.Push(lua.LString(strings.Repeat(s, int(n))))
 	return 1
 }

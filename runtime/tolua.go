@@ -79,6 +79,7 @@ func reflectToLua(L *lua.LState, rv reflect.Value, depth int) lua.LValue {
 		if rv.Type().Key().Kind() != reflect.String {
 			return lua.LNil
 		}
+		chargeTable(L, 0, rv.Len())
 		t := L.CreateTable(0, rv.Len())
 		for it := rv.MapRange(); it.Next(); {
 			t.RawSetString(it.Key().String(), child(L, it.Value(), depth))
@@ -109,6 +110,7 @@ var listMeta = func() *lua.LTable {
 }()
 
 func listToLua(L *lua.LState, rv reflect.Value, depth int) *lua.LTable {
+	chargeTable(L, rv.Len(), 0)
 	t := L.CreateTable(rv.Len(), 0)
 	t.Metatable = listMeta
 	for i := range rv.Len() {
@@ -119,6 +121,7 @@ func listToLua(L *lua.LState, rv reflect.Value, depth int) *lua.LTable {
 
 func structToLua(L *lua.LState, rv reflect.Value, depth int) *lua.LTable {
 	fields := structFields(rv.Type())
+	chargeTable(L, 0, len(fields))
 	t := L.CreateTable(0, len(fields))
 	for _, f := range fields {
 		fv, err := rv.FieldByIndexErr(f.index)
@@ -257,4 +260,12 @@ func (c *callCtx) passedThrough(L *lua.LState) (any, bool) {
 		return nil, false
 	}
 	return c.result.value, c.result.left-c.left.Load() <= returnSteps
+}
+
+// chargeTable charges the call running on L, if any, for a table of arr array slots and hash
+// keys before it is made, with the estimates of the gopher-lua patch (third_party).
+func chargeTable(L *lua.LState, arr, hash int) {
+	if L.Charge != nil {
+		L.Charge(int64(128 + arr*16 + hash*128))
+	}
 }

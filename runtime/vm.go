@@ -8,11 +8,13 @@
 // from a cache keyed by hash) and runs it in a fresh environment that falls back to those
 // read-only builtins: nothing a snippet writes outlives its call.
 //
-// Limits bound each call: a deadline, an instruction budget, a live-heap watchdog, capped
-// builtins (string.rep, format, gsub, find, match, gmatch, table.concat, sort, unpack), the call
-// depth, the value stack, and bounded conversion of results. One gap remains in process:
-// a single `..` instruction with many large operands allocates before anything can stop it;
-// only a memory limit on the process bounds that.
+// Limits bound each call: a deadline, an instruction budget, a memory budget, capped builtins
+// (string.rep, format, gsub, find, match, gmatch, table.concat, sort, unpack), the call depth,
+// the value stack, and bounded conversion of results. The memory budget is charged before
+// each allocation of Lua data (a concatenation, a table and its growth, a closure, a builtin's
+// result, a converted value): gopher-lua has no allocator hook, so the few VM sites that
+// allocate call one (LState.Charge, a patch kept in third_party/gopher-lua). A call over its
+// budget fails having allocated at most that budget, whatever other VMs do.
 //
 // Importing the package changes nothing outside it. The first New sets two gopher-lua
 // variables that gopher-lua keeps per process, not per state: lua.MaxArrayIndex (lowered to
@@ -22,7 +24,6 @@ package runtime
 
 import (
 	"context"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -37,7 +38,7 @@ type Options struct {
 
 // VM is a hardened Lua VM. One goroutine, started by New, owns its *lua.LState and runs every
 // call: Call hands it the request and waits, so Call is safe for concurrent use and calls run
-// one at a time. A call that hit the deadline, the budget or the heap limit, or recovered a Go
+// one at a time. A call that hit the deadline, its instruction or memory budget, or recovered a Go
 // panic, may leave the LState inconsistent: the VM then replaces it with a fresh one before its
 // next call. The VM value stays usable; only the Lua state is new.
 type VM struct {
@@ -172,12 +173,6 @@ func (vm *VM) own(st *state) {
 			req.reply <- reply{vals, err}
 			if discard {
 				st.L.Close()
-				if err != nil && err.Kind == KindMemory {
-					// The bomb was live at the collections during the call, which set the
-					// collector's goal so high that garbage would pile up and count as the
-					// next calls' growth. A collection now resets the goal.
-					runtime.GC()
-				}
 				st = newState(vm.lim, vm.libs)
 			}
 		}

@@ -39,7 +39,7 @@ import (
 const MaxFileSize = 256 << 10
 
 // loadLimits bound the run of a file at load: its top level should only declare.
-var loadLimits = runtime.Limits{Timeout: 2 * time.Second, Instructions: 2_000_000, MaxHeapGrowth: 32 << 20}
+var loadLimits = runtime.Limits{Timeout: 2 * time.Second, Instructions: 2_000_000, MaxMemory: 32 << 20}
 
 // Source is a directory of tool files.
 type Source struct {

@@ -1,0 +1,163 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/runtime"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// memoryMode is the helper mode of TestMemoryBombsBesideInnocentSessions.
+const memoryMode = "memory-bombs"
+
+func init() { helpers[memoryMode] = memoryScenario }
+
+// memoryBudget is the per-call memory budget of the scenario's sessions.
+const memoryBudget = 64 << 20
+
+// memoryReport is what the scenario's process reports.
+type memoryReport struct {
+	BaselineKB int64    `json:"baseline_kb"` // VmRSS once the sessions are open
+	PeakKB     int64    `json:"peak_kb"`     // VmHWM at the end
+	Bombs      int      `json:"bombs"`       // bomb calls made
+	BombKinds  []string `json:"bomb_kinds"`  // the error types and limits they failed with
+	Innocent   int      `json:"innocent"`    // calls of the other sessions
+	Failed     []string `json:"failed"`      // the innocent calls that failed
+	AfterBomb  int      `json:"after_bomb"`  // plain calls of the attacker after a bomb that failed
+}
+
+// TestMemoryBombsBesideInnocentSessions runs, in a process of its own through the Go API
+// (sessions in process), one session that sets off the issue's memory bombs in a loop (one
+// `..` of 64 operands, doubling, a table bomb) for 5 s while two others read and search
+// continuously. Every bomb fails with limit=memory, the attacker's next plain call
+// succeeds, no innocent call fails, and the process's peak RSS stays within the baseline
+// plus the budget plus a margin for garbage the collector has not freed yet.
+func TestMemoryBombsBesideInnocentSessions(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+memoryMode, "JIDO_MEMORY_ROOT="+t.TempDir())
+	out, err := cmd.Output()
+	require.NoError(t, err, "scenario: %s", out)
+	var r memoryReport
+	require.NoError(t, json.Unmarshal(out, &r), "%s", out)
+	t.Logf("baseline %d MiB, peak %d MiB, %d bombs, %d innocent calls", r.BaselineKB>>10, r.PeakKB>>10, r.Bombs, r.Innocent)
+
+	assert.Empty(t, r.Failed, "no innocent call fails")
+	assert.Greater(t, r.Innocent, 100)
+	assert.GreaterOrEqual(t, r.Bombs, 6)
+	for _, k := range r.BombKinds {
+		assert.Equal(t, "lua-error limit=memory", k)
+	}
+	assert.Equal(t, r.Bombs, r.AfterBomb, "the attacker's next call succeeds every time")
+	const marginKB = 128 << 10 // garbage of the bombs' refused runs not collected yet, and GC headroom
+	assert.LessOrEqual(t, r.PeakKB, r.BaselineKB+memoryBudget>>10+marginKB, "peak RSS within baseline + budget + margin")
+}
+
+// memoryScenario is the helper process of TestMemoryBombsBesideInnocentSessions; it prints
+// its memoryReport.
+func memoryScenario() int {
+	root := os.Getenv("JIDO_MEMORY_ROOT")
+	for i := range 50 {
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%d.go", i)), []byte(strings.Repeat("package x // needle\n", 200)), 0o644); err != nil {
+			return fail(err)
+		}
+	}
+	m, err := manager.New(manager.Config{Root: root, Limits: runtime.Limits{MaxMemory: memoryBudget, Timeout: 20 * time.Second}})
+	if err != nil {
+		return fail(err)
+	}
+	defer m.Close()
+	ctx := context.Background()
+	open := func() *manager.Session {
+		s, err := m.Open(ctx, "")
+		if err != nil {
+			panic(err)
+		}
+		return s
+	}
+	attacker, readers := open(), []*manager.Session{open(), open()}
+	r := memoryReport{BaselineKB: procStatus("VmRSS")}
+
+	var stop atomic.Bool
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, s := range readers {
+		wg.Go(func() {
+			for i := 0; !stop.Load(); i++ {
+				call := manager.ToolCall{Name: "read_file", Args: map[string]any{"path": fmt.Sprintf("f%d.go", i%50)}}
+				if i%3 == 0 {
+					call = manager.ToolCall{Name: "search", Args: map[string]any{"query": "needle", "max_results": 20}}
+				}
+				res := s.Call(ctx, call)
+				mu.Lock()
+				r.Innocent++
+				if !res.OK {
+					r.Failed = append(r.Failed, res.Error.Error())
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	bombs := []string{
+		"local s = 'x' for i = 1, 24 do s = s .. s end local r = " + strings.Repeat("s .. ", 63) + "s return #r",
+		"local s = 'x' while true do s = s .. s end",
+		"local t = {} while true do t[#t + 1] = {1, 2, 3} end",
+	}
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); {
+		for _, b := range bombs {
+			_, terr := attacker.Eval(ctx, b)
+			r.Bombs++
+			if terr == nil {
+				r.BombKinds = append(r.BombKinds, "succeeded")
+				continue
+			}
+			r.BombKinds = append(r.BombKinds, fmt.Sprintf("%s limit=%v", terr.Type, terr.Details["limit"]))
+			if vals, terr := attacker.Eval(ctx, "return 1+1"); terr == nil && len(vals) == 1 {
+				r.AfterBomb++
+			}
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	r.PeakKB = procStatus("VmHWM")
+	if err := json.NewEncoder(os.Stdout).Encode(r); err != nil {
+		return fail(err)
+	}
+	return 0
+}
+
+// procStatus reads a kB field of /proc/self/status.
+func procStatus(field string) int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// fail reports a scenario's setup error.
+func fail(err error) int {
+	fmt.Fprintln(os.Stderr, err)
+	return 1
+}
