@@ -17,6 +17,7 @@ import (
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/profile"
+	"github.com/jido-run/jido/runtime"
 )
 
 // Exit codes shared by the subcommands.
@@ -33,7 +34,7 @@ Usage:
   jido ask [--root DIR] [--yes] [--json] [--provider P] [--model M] QUESTION...
   jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--profile NAME] [--session NAME] [--cwd DIR] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
   jido eval [--root DIR] [--yes] [--mode MODE] [--session NAME] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
-  jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--events FILE]
+  jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--call-memory MIB] [--events FILE]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--json] [--revoke ID]
   jido trust [--root DIR]
@@ -163,7 +164,10 @@ type sessionFlags struct {
 	mode    string
 	role    string
 	profile string
-	tools   stringList // --tools DIRs of Lua tools, besides the user's and the project's
+	tools   stringList
+	// callMemory is the MiB of Lua data one call may allocate (0: the runtime's default);
+	// set by the commands that take --call-memory.
+	callMemory int // --tools DIRs of Lua tools, besides the user's and the project's
 }
 
 // stringList is a repeatable string flag.
@@ -246,6 +250,7 @@ func (f *sessionFlags) openManager(approver manager.Approver, longLived bool) (*
 		Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Profile: prof, Approver: approver,
 		Permissions: setup.Permissions, JournalDir: setup.JournalDir, OpenRoot: f.rootSetup,
 		ToolDirs: append(userToolDirs(), f.tools...), SweepTemps: longLived,
+		Limits: runtime.Limits{MaxMemory: uint64(f.callMemory) << 20},
 	}
 	closeEvents := func() {}
 	if f.events != "" {

@@ -42,11 +42,15 @@ func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
 	fs.StringVar(&o.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
 	fs.BoolVar(&o.httpAny, "http-any", false, "let --http listen on an address other than loopback")
 	fs.StringVar(&o.socket, "socket", "", "serve streamable HTTP on a UNIX socket at this path (mode 0600, your uid only) instead of stdio")
+	fs.IntVar(&o.callMemory, "call-memory", 256, "MiB of Lua data one call may allocate (strings, tables, closures), charged before each allocation")
 	if err := parseArgs(fs, args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("mcp takes no arguments, got %q", fs.Args())
+	}
+	if o.callMemory < 1 {
+		return nil, fmt.Errorf("--call-memory must be at least 1 (MiB), got %d", o.callMemory)
 	}
 	fs.Visit(func(f *flag.Flag) { o.rootSet = o.rootSet || f.Name == "root" })
 	switch {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/runtime"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -160,4 +161,102 @@ func procStatus(field string) int64 {
 func fail(err error) int {
 	fmt.Fprintln(os.Stderr, err)
 	return 1
+}
+
+// bombTool is a user's Lua tool that sets off one of the issue's memory bombs.
+const bombTool = `return jido.tool{
+  name = "bomb",
+  description = "Allocates without bound.",
+  params = {type = "object", properties = {kind = {type = "string"}}, required = {"kind"}},
+  run = function(args)
+    if args.kind == "concat" then
+      local s = 'x' for i = 1, 24 do s = s .. s end
+      local r = ` + "s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s .. s" + `
+      return {n = #r}
+    elseif args.kind == "doubling" then
+      local s = 'x' while true do s = s .. s end
+    else
+      local t = {} while true do t[#t + 1] = {1, 2, 3} end
+    end
+  end,
+}
+`
+
+// TestMCPMemoryBombBesideInnocentClients: through `jido mcp --http` with a 64 MiB call
+// budget, one MCP client calls a Lua tool that sets off the concatenation, doubling and table
+// bombs in a loop for 10 s while two others read and search continuously: none of their
+// calls fails, every bomb fails with limit=memory and the attacker's next plain call
+// succeeds, and the server's peak RSS stays within its baseline plus the budget plus a margin.
+func TestMCPMemoryBombBesideInnocentClients(t *testing.T) {
+	root, tools := t.TempDir(), t.TempDir()
+	files := map[string]string{}
+	for i := range 30 {
+		files[fmt.Sprintf("f%d.go", i)] = strings.Repeat("package x // needle\n", 200)
+	}
+	writeTree(t, root, files)
+	writeTree(t, tools, map[string]string{"bomb.lua": bombTool})
+	srv := mcpHTTP(t, "--root", root, "--yes", "--tools", tools, "--call-memory", "64")
+	pid := srv.cmd.Process.Pid
+	attacker := mcpConnect(t, srv.transport(), nil, nil)
+	readers := []*mcp.ClientSession{mcpConnect(t, srv.transport(), nil, nil), mcpConnect(t, srv.transport(), nil, nil)}
+	mcpCall(t, readers[0], "read_file", map[string]any{"path": "f0.go"}) // the server is warm
+	baseline := pidStatus(t, pid, "VmRSS")
+
+	var stop atomic.Bool
+	var innocent atomic.Int64
+	var failed sync.Map
+	var wg sync.WaitGroup
+	for _, cs := range readers {
+		wg.Go(func() {
+			for i := 0; !stop.Load(); i++ {
+				name, args := "read_file", map[string]any{"path": fmt.Sprintf("f%d.go", i%30)}
+				if i%3 == 0 {
+					name, args = "search", map[string]any{"query": "needle", "max_results": 20}
+				}
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+				innocent.Add(1)
+				if err != nil || res.IsError {
+					failed.Store(i, fmt.Sprint(err, res))
+				}
+			}
+		})
+	}
+	bombs, after := 0, 0
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); {
+		for _, kind := range []string{"concat", "doubling", "table"} {
+			res := mcpCall(t, attacker, "bomb", map[string]any{"kind": kind})
+			bombs++
+			require.True(t, res.IsError, "the %s bomb must fail", kind)
+			e := mcpText(t, res)
+			assert.Equal(t, "memory", e["details"].(map[string]any)["limit"], "%v", e)
+			if ok := mcpCall(t, attacker, "read_file", map[string]any{"path": "f1.go"}); !ok.IsError {
+				after++
+			}
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	peak := pidStatus(t, pid, "VmHWM")
+	t.Logf("server: baseline %d MiB, peak %d MiB; %d bombs, %d innocent calls", baseline>>10, peak>>10, bombs, innocent.Load())
+	failed.Range(func(k, v any) bool { t.Errorf("an innocent call failed: %v", v); return true })
+	assert.Greater(t, innocent.Load(), int64(100))
+	assert.Equal(t, bombs, after, "the attacker's next call succeeds every time")
+	const marginKB = 192 << 10 // garbage of the bombs' refused runs not collected yet, GC headroom, MCP buffers
+	assert.LessOrEqual(t, peak, baseline+64<<10+marginKB)
+}
+
+// pidStatus reads a kB field of /proc/PID/status.
+func pidStatus(t *testing.T, pid int, field string) int64 {
+	t.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			require.NoError(t, err)
+			return n
+		}
+	}
+	t.Fatalf("no %s in /proc/%d/status", field, pid)
+	return 0
 }
