@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"runtime"
 	"strings"
 	"testing"
@@ -47,9 +48,11 @@ func TestMemoryBudgetIsChargedBeforeAllocating(t *testing.T) {
 			t.Logf("allocated %d MiB for a budget of %d MiB", allocated>>20, budget>>20)
 			assert.Less(t, allocated, uint64(budget+budget/4), "allocated at most about its budget: the charges estimate Go's footprint")
 
-			start := time.Now()
-			assert.Equal(t, []any{int64(2)}, mustRun(t, vm, "return 1+1"), "the next call succeeds")
-			assert.Less(t, time.Since(start), time.Second, "at once")
+			next, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond) // the failing case
+			defer cancel()
+			vals, nerr := vm.Call(next, "next", "return 1+1")
+			require.NoError(t, nerr, "the next call succeeds at once, within 200 ms")
+			assert.Equal(t, []any{int64(2)}, vals)
 		})
 	}
 }
