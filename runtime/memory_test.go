@@ -75,3 +75,32 @@ func TestMemoryBudgetIsPerCall(t *testing.T) {
 	}
 	<-done
 }
+
+// TestNextCallAfterAnyLimit: after a call ends on any limit (memory, instructions, time), the
+// session's next call runs at once on a fresh VM.
+func TestNextCallAfterAnyLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		lim  Limits
+		src  string
+		kind Kind
+	}{
+		{"memory", Limits{Timeout: 10 * time.Second, MaxMemory: 16 << 20}, "local s = 'x' while true do s = s .. s end", KindMemory},
+		{"instructions", Limits{Timeout: 10 * time.Second, Instructions: 1_000_000}, "while true do end", KindBudget},
+		{"time", Limits{Timeout: 100 * time.Millisecond}, "while true do end", KindTimeout},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vm := newVM(t, tc.lim)
+			for range 6 {
+				_, err := run(t, vm, tc.src)
+				require.NotNil(t, err)
+				assert.Equal(t, tc.kind, err.Kind, err.Message)
+				next, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+				vals, nerr := vm.Call(next, "next", "return 1+1")
+				cancel()
+				require.NoError(t, nerr)
+				assert.Equal(t, []any{int64(2)}, vals)
+			}
+		})
+	}
+}
