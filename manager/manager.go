@@ -103,6 +103,9 @@ type Config struct {
 	// IdleTTL closes a session no call has used for this long (0: never); calls on it then
 	// fail with a hint to open a new one.
 	IdleTTL time.Duration
+	// Isolation is where sessions' Lua runs: IsolationProcess ("" too) in this process,
+	// IsolationWorker in a worker process per session, under a memory ceiling.
+	Isolation string
 }
 
 // Manager serves sessions on project roots.
@@ -133,6 +136,9 @@ func New(cfg Config) (*Manager, error) {
 		}
 	}
 	if err := checkTools(cfg.Tools); err != nil {
+		return nil, err
+	}
+	if err := checkIsolation(cfg.Isolation); err != nil {
 		return nil, err
 	}
 	cfg.MaxResultBytes = cmp.Or(cfg.MaxResultBytes, DefaultMaxResultBytes)

@@ -117,7 +117,7 @@ type Session struct {
 	conversation string // WithConversation's, else id
 	m            *Manager
 	p            *project
-	vm           *runtime.VM
+	vm           sessionVM        // a runtime.VM, or a worker's client (Config.Isolation)
 	shell        *shell.Lazy      // its commands and background jobs, ended by Close
 	plan         *plan.Overlay    // plan mode: the planned changes (nil otherwise)
 	board        *tasks.Board     // the session's todos and tasks
@@ -176,7 +176,7 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 			return s.planCall(ctx, tool, args)
 		}
 	}
-	vm, err := runtime.New(runtime.Options{Limits: limits, Libraries: bridge.Libraries(deps)})
+	vm, err := m.newSessionVM(limits, deps)
 	if err != nil {
 		return nil, err
 	}
@@ -527,6 +527,10 @@ func (s *Session) errClosed() *definitions.ToolError {
 // luaError maps a failed VM call to a ToolError. A structured error raised by the snippet
 // (a bridge error passed to error()) keeps its type.
 func luaError(err error) *definitions.ToolError {
+	var te *definitions.ToolError
+	if errors.As(err, &te) { // a worker's death (worker-error)
+		return te
+	}
 	var re *runtime.Error
 	if !errors.As(err, &re) {
 		return definitions.NewError(definitions.InternalError, "%v", err)

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jido-run/jido/manager"
 	mcpserver "github.com/jido-run/jido/mcp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -43,6 +44,7 @@ func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
 	fs.BoolVar(&o.httpAny, "http-any", false, "let --http listen on an address other than loopback")
 	fs.StringVar(&o.socket, "socket", "", "serve streamable HTTP on a UNIX socket at this path (mode 0600, your uid only) instead of stdio")
 	fs.IntVar(&o.callMemory, "call-memory", 256, "MiB of Lua data one call may allocate (strings, tables, closures), charged before each allocation")
+	fs.StringVar(&o.isolation, "isolation", "", "where sessions' Lua runs: worker (a process per session under a memory ceiling; the default with --http and --socket) or process (this one; the default over stdio)")
 	if err := parseArgs(fs, args); err != nil {
 		return nil, err
 	}
@@ -51,6 +53,16 @@ func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
 	}
 	if o.callMemory < 1 {
 		return nil, fmt.Errorf("--call-memory must be at least 1 (MiB), got %d", o.callMemory)
+	}
+	switch o.isolation {
+	case "":
+		o.isolation = manager.IsolationProcess
+		if o.served() { // many clients in one process: none may take it down
+			o.isolation = manager.IsolationWorker
+		}
+	case manager.IsolationProcess, manager.IsolationWorker:
+	default:
+		return nil, fmt.Errorf("--isolation must be worker or process, got %q", o.isolation)
 	}
 	fs.Visit(func(f *flag.Flag) { o.rootSet = o.rootSet || f.Name == "root" })
 	switch {

@@ -187,6 +187,8 @@ const bombTool = `return jido.tool{
 // bombs in a loop for 10 s while two others read and search continuously: none of their
 // calls fails, every bomb fails with limit=memory and the attacker's next plain call
 // succeeds, and the server's peak RSS stays within its baseline plus the budget plus a margin.
+// (--http isolates sessions in workers by default, but a user's Lua tool still runs in the
+// server's process: the per-call accounting is what bounds it here.)
 func TestMCPMemoryBombBesideInnocentClients(t *testing.T) {
 	root, tools := t.TempDir(), t.TempDir()
 	files := map[string]string{}

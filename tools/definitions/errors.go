@@ -18,6 +18,12 @@ const (
 	// the script's own error() or a sandbox limit it hit. It extends the closed set because
 	// a script's failure is neither the model's call being invalid nor a host failure.
 	LuaError = "lua-error"
+	// WorkerError is a call whose Lua worker process (the "worker" isolation mode) died
+	// under it or could not start: killed, over its memory ceiling, a fatal Go error. It
+	// extends the closed set because it is none of the above: not the call's fault nor a
+	// bug of the tool, and the session's state (in the host) is intact, so the same call
+	// may simply be retried; the next call starts a new worker.
+	WorkerError = "worker-error"
 )
 
 // ToolError is the structured error of a tool result: what was wrong and how to recover.
@@ -80,7 +86,7 @@ func ErrorFromValue(v any) (*ToolError, bool) {
 // IsKnownType reports whether typ is one of the error types above.
 func IsKnownType(typ string) bool {
 	switch typ {
-	case ValidationError, FileError, ProcessError, PermissionError, ConflictError, TimeoutError, InternalError, LuaError:
+	case ValidationError, FileError, ProcessError, PermissionError, ConflictError, TimeoutError, InternalError, LuaError, WorkerError:
 		return true
 	}
 	return false
