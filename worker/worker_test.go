@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
@@ -266,14 +267,20 @@ func bench(b *testing.B, d bridge.Deps, src string) {
 
 // TestRlimitCeiling: where no cgroup can be made, RLIMIT_AS caps the worker; Go reserves
 // address space up front, so the limit is set over what the worker has reserved.
+// Under the race detector (whose runtime cannot start under RLIMIT_AS) the worker is a
+// binary built without it (testdata/serve).
 func TestRlimitCeiling(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector's runtime cannot start under RLIMIT_AS")
-	}
 	makeCeiling = func(int64) *ceiling { return &ceiling{kind: CeilingRlimit} }
 	defer func() { makeCeiling = newCeiling }()
 	_, d := project(t)
-	c := client(t, d, Options{MaxMemory: 256 << 20, Limits: runtime.Limits{MaxMemory: 16 << 30, Instructions: 1e9}})
+	opts := Options{MaxMemory: 256 << 20, Limits: runtime.Limits{MaxMemory: 16 << 30, Instructions: 1e9}}
+	if raceEnabled {
+		opts.Exe = filepath.Join(t.TempDir(), "serve")
+		build := exec.Command("go", "build", "-o", opts.Exe, "./testdata/serve")
+		out, err := build.CombinedOutput()
+		require.NoError(t, err, "building the worker without the race detector: %s", out)
+	}
+	c := client(t, d, opts)
 	vals, err := c.Call(t.Context(), "test", `return jido.read_file{path="a.txt"}.content`)
 	require.NoError(t, err, "the worker runs under its RLIMIT_AS")
 	assert.Equal(t, []any{"     1\thello\n"}, vals)

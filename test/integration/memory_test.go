@@ -58,12 +58,18 @@ func TestMemoryBombsBesideInnocentSessions(t *testing.T) {
 
 	assert.Empty(t, r.Failed, "no innocent call fails")
 	assert.Greater(t, r.Innocent, 100)
-	assert.GreaterOrEqual(t, r.Bombs, 6)
+	assert.GreaterOrEqual(t, r.Bombs, 3) // each of the three bombs at least once (under -race on 2 cores, 9 in the 5 s)
 	for _, k := range r.BombKinds {
 		assert.Equal(t, "lua-error limit=memory", k)
 	}
 	assert.Equal(t, r.Bombs, r.AfterBomb, "the attacker's next call succeeds every time")
 	const marginKB = 128 << 10 // garbage of the bombs' refused runs not collected yet, and GC headroom
+	if raceEnabled {
+		// The race detector's shadow memory takes several times what the program allocates:
+		// the peak says nothing of jido's. The server's peak is checked in
+		// TestMCPMemoryBombBesideInnocentClients, whose jido binary is built without it.
+		return
+	}
 	assert.LessOrEqual(t, r.PeakKB, r.BaselineKB+memoryBudget>>10+marginKB, "peak RSS within baseline + budget + margin")
 }
 
