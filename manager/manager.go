@@ -104,8 +104,10 @@ type Config struct {
 	// fail with a hint to open a new one.
 	IdleTTL time.Duration
 	// Isolation is where sessions' Lua runs: IsolationProcess ("" too) in this process,
-	// IsolationWorker in a worker process per session, under a memory ceiling.
-	Isolation string
+	// IsolationWorker in a worker process per session, under a memory ceiling: WorkerMemory
+	// bytes (0: worker.DefaultMaxMemory, or more when twice Limits.MaxMemory needs more).
+	Isolation    string
+	WorkerMemory int64
 }
 
 // Manager serves sessions on project roots.

@@ -53,7 +53,7 @@ func (m *Manager) newSessionVM(limits runtime.Limits, deps bridge.Deps) (session
 	for i, t := range m.cfg.Tools {
 		tools[i] = t.Def
 	}
-	c, err := worker.New(worker.Options{Limits: limits, Tools: tools, Forward: host.Run})
+	c, err := worker.New(worker.Options{Limits: limits, Tools: tools, Forward: host.Run, MaxMemory: m.cfg.WorkerMemory})
 	if err != nil {
 		return nil, err
 	}

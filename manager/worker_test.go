@@ -1,6 +1,7 @@
 package manager
 
 import (
+	"github.com/jido-run/jido/runtime"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,6 +80,20 @@ func TestWorkerMemoryLimit(t *testing.T) {
 	_, terr := s.Eval(t.Context(), `local t = {} for i = 1, 1e7 do t[i] = string.rep("x", 1000) .. i end`)
 	require.NotNil(t, terr)
 	assert.Equal(t, "memory", terr.Details["limit"], "%v", terr)
+	vals, terr := s.Eval(t.Context(), `return 1`)
+	require.Nil(t, terr)
+	assert.Equal(t, []any{int64(1)}, vals)
+}
+
+// TestWorkerMemoryCeiling: Config.WorkerMemory is the worker's ceiling; a call the budget
+// lets through dies at it with worker-error, and the next call has a new worker.
+func TestWorkerMemoryCeiling(t *testing.T) {
+	s, _ := workerSession(t, Config{WorkerMemory: 256 << 20, Limits: runtime.Limits{MaxMemory: 16 << 30, Instructions: 1e9}})
+	_, terr := s.Eval(t.Context(), `local t = {} for i = 1, 1e6 do t[i] = string.rep("x", 1048576) .. i end`)
+	require.NotNil(t, terr)
+	assert.Equal(t, definitions.WorkerError, terr.Type, "%v", terr)
+	assert.Equal(t, "memory", terr.Details["limit"], "%v", terr)
+	assert.EqualValues(t, 256<<20, terr.Details["ceiling"])
 	vals, terr := s.Eval(t.Context(), `return 1`)
 	require.Nil(t, terr)
 	assert.Equal(t, []any{int64(1)}, vals)

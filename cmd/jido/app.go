@@ -34,7 +34,7 @@ Usage:
   jido ask [--root DIR] [--yes] [--json] [--provider P] [--model M] QUESTION...
   jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--profile NAME] [--session NAME] [--cwd DIR] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
   jido eval [--root DIR] [--yes] [--mode MODE] [--session NAME] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
-  jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--call-memory MIB] [--isolation worker|process] [--events FILE]
+  jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--call-memory MIB] [--isolation worker|process] [--worker-memory MIB] [--events FILE]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--json] [--revoke ID]
   jido trust [--root DIR]
@@ -167,8 +167,9 @@ type sessionFlags struct {
 	tools   stringList
 	// callMemory is the MiB of Lua data one call may allocate (0: the runtime's default),
 	// and isolation where sessions' Lua runs ("": in process); set by jido mcp.
-	callMemory int
-	isolation  string // --tools DIRs of Lua tools, besides the user's and the project's
+	callMemory   int
+	isolation    string
+	workerMemory int // MiB of a worker process's ceiling (0: the default) // --tools DIRs of Lua tools, besides the user's and the project's
 }
 
 // stringList is a repeatable string flag.
@@ -251,7 +252,7 @@ func (f *sessionFlags) openManager(approver manager.Approver, longLived bool) (*
 		Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Profile: prof, Approver: approver,
 		Permissions: setup.Permissions, JournalDir: setup.JournalDir, OpenRoot: f.rootSetup,
 		ToolDirs: append(userToolDirs(), f.tools...), SweepTemps: longLived,
-		Limits: runtime.Limits{MaxMemory: uint64(f.callMemory) << 20}, Isolation: f.isolation,
+		Limits: runtime.Limits{MaxMemory: uint64(f.callMemory) << 20}, Isolation: f.isolation, WorkerMemory: int64(f.workerMemory) << 20,
 	}
 	closeEvents := func() {}
 	if f.events != "" {

@@ -44,6 +44,7 @@ func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
 	fs.BoolVar(&o.httpAny, "http-any", false, "let --http listen on an address other than loopback")
 	fs.StringVar(&o.socket, "socket", "", "serve streamable HTTP on a UNIX socket at this path (mode 0600, your uid only) instead of stdio")
 	fs.IntVar(&o.callMemory, "call-memory", 256, "MiB of Lua data one call may allocate (strings, tables, closures), charged before each allocation")
+	fs.IntVar(&o.workerMemory, "worker-memory", 0, "MiB a session's worker process may use (--isolation worker; 0: 1024, or more when twice --call-memory needs more)")
 	fs.StringVar(&o.isolation, "isolation", "", "where sessions' Lua runs: worker (a process per session under a memory ceiling; the default with --http and --socket) or process (this one; the default over stdio)")
 	if err := parseArgs(fs, args); err != nil {
 		return nil, err
@@ -53,6 +54,9 @@ func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
 	}
 	if o.callMemory < 1 {
 		return nil, fmt.Errorf("--call-memory must be at least 1 (MiB), got %d", o.callMemory)
+	}
+	if o.workerMemory < 0 {
+		return nil, fmt.Errorf("--worker-memory must be positive (MiB), got %d", o.workerMemory)
 	}
 	switch o.isolation {
 	case "":

@@ -92,3 +92,22 @@ func TestRunMCPSocketLeavesAFileAlone(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "keep\n", string(data))
 }
+
+// TestMCPIsolationFlags: served over HTTP or a socket, sessions' Lua runs in workers by
+// default; over stdio in process; the flags are checked.
+func TestMCPIsolationFlags(t *testing.T) {
+	o, err := parseMCP([]string{"--http", "127.0.0.1:0"}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "worker", o.isolation)
+	o, err = parseMCP(nil, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "process", o.isolation)
+	o, err = parseMCP([]string{"--http", "127.0.0.1:0", "--isolation", "process", "--worker-memory", "512", "--call-memory", "32"}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "process", o.isolation)
+	assert.Equal(t, []int{512, 32}, []int{o.workerMemory, o.callMemory})
+	for _, bad := range [][]string{{"--isolation", "vm"}, {"--worker-memory", "-1"}, {"--call-memory", "0"}} {
+		_, err := parseMCP(bad, io.Discard)
+		assert.Error(t, err, "%v", bad)
+	}
+}
