@@ -11,7 +11,7 @@
 // the wait for a CPU among them all (the direct reference's latencies show that share).
 // Writes skip fsync (Config.NoSync): the disk is not what is measured.
 //
-//	go run ./test/bench/loadbench [-seconds 30] [-sessions 1000] [-cpuprofile F] [-memprofile F]
+//	go run ./test/bench/loadbench [-seconds 30] [-sessions 1000] [-isolation process|worker] [-cpuprofile F] [-memprofile F]
 //
 // -cpuprofile F writes F.mixed and F.read_file, a CPU profile of each load; the direct
 // reference's samples in the second carry the label reference=direct (leave them out with
@@ -38,6 +38,7 @@ import (
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/test/loadgen"
+	"github.com/jido-run/jido/worker"
 )
 
 // readRounds is how many rounds of each the read_file phase alternates.
@@ -51,18 +52,20 @@ const (
 
 func main() {
 	sandbox.MaybeHelper() // run_shell re-executes this binary to confine its command
+	worker.MaybeServe()   // and -isolation worker runs sessions' Lua in it
 	seconds := flag.Float64("seconds", 30, "duration of the mixed load, and of the read_file phase")
 	sessions := flag.Int("sessions", 1000, "sessions, one goroutine each")
 	cpuprofile := flag.String("cpuprofile", "", "write CPU profiles of the loads to `file`.mixed and file.read_file")
 	memprofile := flag.String("memprofile", "", "write a heap profile with the idle sessions open to `file`")
+	isolation := flag.String("isolation", manager.IsolationProcess, "where sessions' Lua runs: process, or worker (a process per session: use fewer -sessions)")
 	flag.Parse()
-	if err := run(time.Duration(*seconds*float64(time.Second)), *sessions, *cpuprofile, *memprofile); err != nil {
+	if err := run(time.Duration(*seconds*float64(time.Second)), *sessions, *isolation, *cpuprofile, *memprofile); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(d time.Duration, n int, cpuprofile, memprofile string) error {
+func run(d time.Duration, n int, isolation, cpuprofile, memprofile string) error {
 	root, err := os.MkdirTemp("", "loadbench-")
 	if err != nil {
 		return err
@@ -71,7 +74,7 @@ func run(d time.Duration, n int, cpuprofile, memprofile string) error {
 	if err := loadgen.WriteTree(root); err != nil {
 		return err
 	}
-	m, err := manager.New(manager.Config{Root: root, NoSync: true})
+	m, err := manager.New(manager.Config{Root: root, NoSync: true, Isolation: isolation})
 	if err != nil {
 		return err
 	}
