@@ -19,38 +19,64 @@ import (
 // command has a child group of its own, so that every process of it can be killed, even
 // one that left its process group.
 
-// controllerDirs returns, for the pids and memory controllers, the directory of this
-// process's cgroup under which groups can be made: in the v2 hierarchy when it delegates
-// the controller, else in the controller's v1 hierarchy.
-func controllerDirs() map[string]string {
-	f, err := os.Open("/proc/self/cgroup")
+// CgroupDir is a directory of this process's cgroup under which groups with a controller
+// can be made: in the v2 hierarchy when it delegates the controller, or in the
+// controller's v1 hierarchy.
+type CgroupDir struct {
+	Dir string
+	V2  bool
+}
+
+// CgroupDirs returns, for each of controllers, the directories of this process's cgroup
+// where groups limited by it can be made: the v2 one first when it delegates the
+// controller, then the controller's v1 hierarchy.
+func CgroupDirs(controllers ...string) map[string][]CgroupDir {
+	data, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	dirs := map[string]string{}
-	sc := bufio.NewScanner(f)
+	var v2 string
+	v1 := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
 	for sc.Scan() {
 		parts := strings.SplitN(sc.Text(), ":", 3)
 		if len(parts) != 3 {
 			continue
 		}
 		if parts[0] == "0" && parts[1] == "" {
-			dir := filepath.Join("/sys/fs/cgroup", parts[2])
-			if ctl, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control")); err == nil {
-				for _, c := range []string{"pids", "memory"} {
-					if strings.Contains(" "+strings.TrimSpace(string(ctl))+" ", " "+c+" ") {
-						dirs[c] = dir
-					}
-				}
-			}
+			v2 = filepath.Join("/sys/fs/cgroup", parts[2])
 			continue
 		}
-		for _, c := range []string{"pids", "memory"} {
-			if _, done := dirs[c]; !done && strings.Contains(","+parts[1]+",", ","+c+",") {
-				dirs[c] = filepath.Join("/sys/fs/cgroup", c, parts[2])
+		for _, c := range controllers {
+			if _, done := v1[c]; !done && strings.Contains(","+parts[1]+",", ","+c+",") {
+				v1[c] = filepath.Join("/sys/fs/cgroup", c, parts[2])
 			}
 		}
+	}
+	var delegated string
+	if v2 != "" {
+		if ctl, err := os.ReadFile(filepath.Join(v2, "cgroup.subtree_control")); err == nil {
+			delegated = " " + strings.TrimSpace(string(ctl)) + " "
+		}
+	}
+	dirs := map[string][]CgroupDir{}
+	for _, c := range controllers {
+		if strings.Contains(delegated, " "+c+" ") {
+			dirs[c] = append(dirs[c], CgroupDir{Dir: v2, V2: true})
+		}
+		if d, ok := v1[c]; ok {
+			dirs[c] = append(dirs[c], CgroupDir{Dir: d})
+		}
+	}
+	return dirs
+}
+
+// controllerDirs returns, for the pids and memory controllers, the first directory of
+// CgroupDirs: the v2 one when it delegates the controller, else the v1 hierarchy's.
+func controllerDirs() map[string]string {
+	dirs := map[string]string{}
+	for c, ds := range CgroupDirs("pids", "memory") {
+		dirs[c] = ds[0].Dir
 	}
 	return dirs
 }

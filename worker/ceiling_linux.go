@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/jido-run/jido/sandbox"
 	"golang.org/x/sys/unix"
 )
 
@@ -59,30 +59,15 @@ type memoryGroup struct{ kind, base, file string }
 
 // memoryGroups lists where this process could make a memory cgroup, v2 first.
 func memoryGroups() []memoryGroup {
-	data, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		return nil
-	}
-	var v2, v1 []memoryGroup
-	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	for sc.Scan() {
-		parts := strings.SplitN(sc.Text(), ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		if parts[0] == "0" && parts[1] == "" {
-			dir := filepath.Join("/sys/fs/cgroup", parts[2])
-			ctl, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
-			if err == nil && strings.Contains(" "+strings.TrimSpace(string(ctl))+" ", " memory ") {
-				v2 = append(v2, memoryGroup{CeilingCgroupV2, dir, "memory.max"})
-			}
-			continue
-		}
-		if strings.Contains(","+parts[1]+",", ",memory,") {
-			v1 = append(v1, memoryGroup{CeilingCgroupV1, filepath.Join("/sys/fs/cgroup/memory", parts[2]), "memory.limit_in_bytes"})
+	var groups []memoryGroup
+	for _, d := range sandbox.CgroupDirs("memory")["memory"] {
+		if d.V2 {
+			groups = append(groups, memoryGroup{CeilingCgroupV2, d.Dir, "memory.max"})
+		} else {
+			groups = append(groups, memoryGroup{CeilingCgroupV1, d.Dir, "memory.limit_in_bytes"})
 		}
 	}
-	return append(v2, v1...)
+	return groups
 }
 
 // join moves process pid into the ceiling's cgroup.
