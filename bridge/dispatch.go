@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"context"
 	"maps"
 	"slices"
 
@@ -56,24 +57,34 @@ func (d *Dispatch) ownTool(name string) bool {
 	return slices.ContainsFunc(d.GoTools, func(t *builtin.Tool) bool { return t.Def.Name == name })
 }
 
-// callDialect runs jido.call(name, args) in the session's profile: the call is mapped to
-// its canonical tool, run like a direct call (or on the plan overlay), and its result or
-// error mapped back. The arguments table is at index 1.
+// callDialect runs jido.call(name, args) in the session's profile, the arguments table
+// at index 1 (runDialect).
 func (d *Dispatch) callDialect(L *lua.LState, name string) int {
+	args, terr := tableArgs(L, 1, d.Limits)
+	var res any
+	if terr == nil {
+		res, terr = d.runDialect(L.Context(), name, args)
+	} else {
+		terr, _ = d.Profile.Error(nil, terr)
+	}
+	if terr != nil {
+		return pushError(L, terr)
+	}
+	runtime.PushResult(L, res)
+	return 1
+}
+
+// runDialect runs a call of the session's profile: it is mapped to its canonical tool, run
+// like a direct call (or on the plan overlay), and its result or error mapped back.
+func (d *Dispatch) runDialect(ctx context.Context, name string, args map[string]any) (any, *definitions.ToolError) {
 	t, ok := d.Profile.Lookup(name)
 	var ran *profile.Tool // the tool whose canonical call failed: its error speaks the dialect's names
-	fail := func(terr *definitions.ToolError) int {
+	fail := func(terr *definitions.ToolError) (any, *definitions.ToolError) {
 		terr, _ = d.Profile.Error(ran, terr)
-		L.Push(lua.LNil)
-		L.Push(runtime.ToLua(L, terr))
-		return 2
+		return nil, terr
 	}
 	if !ok {
 		return fail(d.Profile.Unknown(name))
-	}
-	args, terr := tableArgs(L, 1, d.Limits)
-	if terr != nil {
-		return fail(terr)
 	}
 	c, terr := d.Profile.Map(t, args)
 	if terr != nil {
@@ -84,12 +95,12 @@ func (d *Dispatch) callDialect(L *lua.LState, name string) int {
 	case t.OnPlan && d.PlanCall == nil:
 		return fail(definitions.NewError(definitions.InternalError, "%s needs the session's plan, which this session has not", name))
 	case t.OnPlan:
-		res, terr = d.PlanCall(L.Context(), c.Name, c.Canon)
+		res, terr = d.PlanCall(ctx, c.Name, c.Canon)
 	case !ok:
 		return fail(definitions.NewError(definitions.InternalError, "%s maps to %s, which this session has not", name, c.Name))
 	default:
 		done := d.observe(c.Name, c.Canon)
-		res, terr = tool.Run(L.Context(), d.Tools, c.Canon)
+		res, terr = tool.Run(ctx, d.Tools, c.Canon)
 		done(res, terr)
 	}
 	if terr != nil {
@@ -97,6 +108,5 @@ func (d *Dispatch) callDialect(L *lua.LState, name string) int {
 		return fail(terr)
 	}
 	c.Result = res
-	runtime.PushResult(L, d.Profile.Result(c))
-	return 1
+	return d.Profile.Result(c), nil
 }

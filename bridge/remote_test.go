@@ -43,7 +43,7 @@ func TestRemoteForwardsThroughTheHost(t *testing.T) {
 	vals, err = vm.Call(t.Context(), "test", `local r, e = jido.call("no_such_tool", {}) return r, e.type`)
 	require.NoError(t, err)
 	assert.Equal(t, []any{nil, "validation-error"}, vals, "no fallback: an unknown name")
-	assert.Equal(t, []string{"read_file", CallTool, "delete_file", CallTool}, forwarded)
+	assert.Equal(t, []string{"read_file", CallTool, "delete_file", UserToolBegin}, forwarded)
 	assert.Equal(t, []string{"read_file", "read_file", "delete_file"}, gate.calls)
 	vals, err = vm.Call(t.Context(), "test", `local r, e = jido.read_file("a.txt", 43) return r, e.type`)
 	require.NoError(t, err)

@@ -75,32 +75,63 @@ func runUserTool(L *lua.LState, d Deps, ut *usertools.Tool) int {
 		}
 	}
 	// A run that raises ends the call too: its event says so as the error unwinds.
-	defer finish(nil, definitions.NewError(definitions.LuaError, "%s raised an error", ut.Def.Name).With("tool", ut.Def.Name))
-	fail := func(e *definitions.ToolError) int {
-		finish(nil, e)
-		L.Push(lua.LNil)
-		L.Push(runtime.ToLua(L, e))
-		return 2
-	}
+	defer finish(nil, raised(ut.Def.Name))
 	if terr != nil {
-		return fail(terr)
+		finish(nil, terr)
+		return pushError(L, terr)
 	}
-	filled, terr := ut.Def.Check(args)
+	filled, terr := d.enterUserTool(L.Context(), ut.Def, args)
 	if terr != nil {
-		return fail(terr)
+		finish(nil, terr)
+		return pushError(L, terr)
 	}
-	if terr := gateComposite(L.Context(), d, ut.Def, filled); terr != nil {
-		return fail(terr)
+	defer d.users.leave()
+	n, terr := callUserRun(L, ut.Def.Name, ut.File, ut.Source, filled)
+	if terr != nil {
+		finish(nil, terr)
+		return pushError(L, terr)
+	}
+	if d.Observe != nil {
+		res, _ := runtime.ToGo(L.Get(1), d.Limits, false)
+		finish(res, nil)
+	}
+	return n
+}
+
+// raised is what the end of a user tool whose run raised a Lua error is told.
+func raised(tool string) *definitions.ToolError {
+	return definitions.NewError(definitions.LuaError, "%s raised an error", tool).With("tool", tool)
+}
+
+// enterUserTool checks a call of user tool t before it runs: its arguments against the
+// declared schema (returned with defaults applied), the gate, and the nesting depth; then
+// pushes t on the stack of running user tools, which leave pops.
+func (d Deps) enterUserTool(ctx context.Context, t *definitions.Tool, args map[string]any) (map[string]any, *definitions.ToolError) {
+	filled, terr := t.Check(args)
+	if terr != nil {
+		return nil, terr
+	}
+	if terr := gateComposite(ctx, d, t, filled); terr != nil {
+		return nil, terr
 	}
 	if len(d.users.stack) >= maxUserDepth {
-		return fail(definitions.NewError(definitions.ValidationError, "user tools nest more than %d deep (%s calls itself?)", maxUserDepth, ut.Def.Name).
-			Hint("Call the tool's work directly instead of going through jido.call again"))
+		return nil, definitions.NewError(definitions.ValidationError, "user tools nest more than %d deep (%s calls itself?)", maxUserDepth, t.Name).
+			Hint("Call the tool's work directly instead of going through jido.call again")
 	}
-	d.users.stack = append(d.users.stack, ut.Def)
-	defer func() { d.users.stack = d.users.stack[:len(d.users.stack)-1] }()
+	d.users.stack = append(d.users.stack, t)
+	return filled, nil
+}
 
+// leave pops the innermost running user tool.
+func (u *userCalls) leave() { u.stack = u.stack[:len(u.stack)-1] }
+
+// callUserRun runs a user tool's file (name, from file with source) and calls the run
+// function it returns with args, leaving run's two results on an emptied stack: it
+// returns their count, or the error of a run that returned nil and a message. A file that
+// no longer returns a tool raises.
+func callUserRun(L *lua.LState, name, file, source string, args map[string]any) (int, *definitions.ToolError) {
 	L.SetTop(0)
-	L.Push(runtime.Chunk(L, ut.File, ut.Source))
+	L.Push(runtime.Chunk(L, file, source))
 	L.Call(0, 1)
 	decl, ok := L.Get(1).(*lua.LTable)
 	run, isFn := lua.LNil, false
@@ -109,23 +140,19 @@ func runUserTool(L *lua.LState, d Deps, ut *usertools.Tool) int {
 		_, isFn = run.(*lua.LFunction)
 	}
 	if !isFn {
-		L.RaiseError("%s: the file no longer returns jido.tool{..., run = function(args) ... end}", ut.File)
+		L.RaiseError("%s: the file no longer returns jido.tool{..., run = function(args) ... end}", file)
 	}
 	L.SetTop(0)
 	L.Push(run)
-	L.Push(runtime.ToLua(L, filled))
+	L.Push(runtime.ToLua(L, args))
 	L.Call(1, 2)
 	if L.Get(1) == lua.LNil {
 		if msg, isString := L.Get(2).(lua.LString); isString {
 			L.SetTop(0)
-			return fail(definitions.NewError(definitions.LuaError, "%s: %s", ut.Def.Name, string(msg)).With("tool", ut.Def.Name))
+			return 0, definitions.NewError(definitions.LuaError, "%s: %s", name, string(msg)).With("tool", name)
 		}
 	}
-	if d.Observe != nil {
-		res, _ := runtime.ToGo(L.Get(1), d.Limits, false)
-		finish(res, nil)
-	}
-	return 2
+	return 2, nil
 }
 
 // gateComposite asks the gate about a user tool: a composite call, whose own calls pass

@@ -363,7 +363,7 @@ func (s *Session) emit(e Event) {
 
 // run executes the call's snippet and interprets what it returns: a result, or nil and an error.
 func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.ToolError) {
-	src, terr := s.script(call.Name)
+	src, own, terr := s.script(call.Name)
 	if terr != nil {
 		return nil, terr
 	}
@@ -383,7 +383,11 @@ func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.Too
 	if args == nil {
 		args = map[string]any{}
 	}
-	vals, err := s.vm.Call(ctx, "@"+call.Name, src, args)
+	run := s.vm.Call
+	if own {
+		run = s.vm.CallScript
+	}
+	vals, err := run(ctx, "@"+call.Name, src, args)
 	if err != nil {
 		return nil, luaError(err)
 	}
@@ -400,19 +404,20 @@ func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.Too
 
 // script returns the snippet that runs the named tool: a built-in tool's script, or the
 // jido.call of a user tool (which validates and gates it like jido.call from any snippet).
-func (s *Session) script(name string) (string, *definitions.ToolError) {
+// own says the snippet is jido's own (CallScript), not a user's tool.
+func (s *Session) script(name string) (src string, own bool, terr *definitions.ToolError) {
 	if _, ok := definitions.Lookup(name); ok {
 		src, ok := scripts.Source(name)
 		if !ok {
-			return "", definitions.NewError(definitions.InternalError, "tool %s has no script", name)
+			return "", false, definitions.NewError(definitions.InternalError, "tool %s has no script", name)
 		}
-		return src, nil
+		return src, true, nil
 	}
 	if _, ok := s.m.goTool(name); ok {
-		return "return jido." + name + "(...)", nil // checkTools made name a Lua identifier
+		return "return jido." + name + "(...)", true, nil // checkTools made name a Lua identifier
 	}
 	if _, ok := s.p.tools.Current().Lookup(name); ok {
-		return "return jido.call(" + strconv.Quote(name) + ", ...)", nil
+		return "return jido.call(" + strconv.Quote(name) + ", ...)", false, nil
 	}
 	names := definitions.Names()
 	for _, t := range s.m.cfg.Tools {
@@ -422,9 +427,9 @@ func (s *Session) script(name string) (string, *definitions.ToolError) {
 		names = append(names, t.Def.Name)
 	}
 	if e := s.Profile().Unknown(name); e.Details["profiles"] != nil {
-		return "", e // a tool of another profile: say which, and jido's name for it
+		return "", false, e // a tool of another profile: say which, and jido's name for it
 	}
-	return "", definitions.UnknownTool(name, names)
+	return "", false, definitions.UnknownTool(name, names)
 }
 
 // Eval runs a Lua snippet in the session VM with a fresh environment and returns its values.

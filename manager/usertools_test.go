@@ -32,6 +32,14 @@ func toolProject(t *testing.T, files, tools map[string]string) string {
 	return root
 }
 
+// eachIsolation runs test in process and in worker isolation, where a user's tool runs
+// in the worker and its calls in the host.
+func eachIsolation(t *testing.T, test func(t *testing.T, isolation string)) {
+	for _, mode := range []string{IsolationProcess, IsolationWorker} {
+		t.Run(mode, func(t *testing.T) { test(t, mode) })
+	}
+}
+
 // resultJSON renders a result's value or error for comparison.
 func resultJSON(t *testing.T, res ToolResult) string {
 	t.Helper()
@@ -44,7 +52,9 @@ func resultJSON(t *testing.T, res ToolResult) string {
 	return string(data)
 }
 
-func TestExampleToolsAsTheyShip(t *testing.T) {
+func TestExampleToolsAsTheyShip(t *testing.T) { eachIsolation(t, testExampleToolsAsTheyShip) }
+
+func testExampleToolsAsTheyShip(t *testing.T, isolation string) {
 	root := toolProject(t, map[string]string{
 		"README.md":   "# Demo\nA demo project.\n",
 		"main.go":     "package main\n\n// TODO: flags\n// FIXME: exit code\nfunc main() {}\n",
@@ -55,7 +65,7 @@ func TestExampleToolsAsTheyShip(t *testing.T) {
 	for _, name := range []string{"count_todos", "replace_in_files", "project_summary"} {
 		require.NoError(t, os.Rename(filepath.Join(root, ProjectTools, "x", name+".lua"), filepath.Join(root, ProjectTools, name+".lua")))
 	}
-	s := testSession(t, Config{Root: root, JournalDir: t.TempDir()})
+	s := testSession(t, Config{Root: root, JournalDir: t.TempDir(), Isolation: isolation})
 	var names []string
 	for _, tool := range s.Tools() {
 		names = append(names, tool.Name)
@@ -115,12 +125,14 @@ var escapeTools = map[string]string{
 	"fails": `return jido.tool{name = "fails", description = "fails politely", run = function() return nil, "no such widget" end}`,
 }
 
-func TestUserToolsStayInTheSandbox(t *testing.T) {
+func TestUserToolsStayInTheSandbox(t *testing.T) { eachIsolation(t, testUserToolsStayInTheSandbox) }
+
+func testUserToolsStayInTheSandbox(t *testing.T, isolation string) {
 	root := toolProject(t, map[string]string{"a.txt": "keep\n"}, escapeTools)
 	outside := filepath.Join(filepath.Dir(root), "outside.txt")
 	require.NoError(t, os.WriteFile(outside, []byte("canary-8d1f\n"), 0o644))
 	engine := policy.New(policy.ModeYolo)
-	s := testSession(t, Config{Root: root, Permissions: engine, Yes: true, Limits: runtime.Limits{Timeout: 2 * time.Second}})
+	s := testSession(t, Config{Root: root, Permissions: engine, Yes: true, Limits: runtime.Limits{Timeout: 2 * time.Second}, Isolation: isolation})
 	before := treeHash(t, root)
 
 	for _, path := range []string{"../outside.txt", outside, "/proc/self/root" + outside, "a.txt/../../outside.txt"} {
@@ -158,7 +170,9 @@ func TestUserToolsStayInTheSandbox(t *testing.T) {
 	assert.Equal(t, before, treeHash(t, root), "nothing changed on disk")
 }
 
-func TestUserToolCallsAskOneByOne(t *testing.T) {
+func TestUserToolCallsAskOneByOne(t *testing.T) { eachIsolation(t, testUserToolCallsAskOneByOne) }
+
+func testUserToolCallsAskOneByOne(t *testing.T, isolation string) {
 	root := toolProject(t, map[string]string{"a.txt": "old\n"}, map[string]string{
 		"stamp": `return jido.tool{name = "stamp", description = "stamps a.txt", mutating = true,
 		  run = function()
@@ -167,7 +181,7 @@ func TestUserToolCallsAskOneByOne(t *testing.T) {
 		  end}`,
 	})
 	approver := &scripted{answers: []Answer{Deny, AllowOnce}}
-	s := testSession(t, Config{Root: root, Permissions: policy.New(policy.ModeDefault), Approver: approver})
+	s := testSession(t, Config{Root: root, Permissions: policy.New(policy.ModeDefault), Approver: approver, Isolation: isolation})
 
 	res := s.Call(t.Context(), ToolCall{Name: "stamp"})
 	require.NotNil(t, res.Error, resultJSON(t, res))

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/profile"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/worker"
 	"github.com/stretchr/testify/assert"
@@ -61,17 +63,41 @@ func TestWorkerIsolation(t *testing.T) {
 	assert.Equal(t, definitions.FileError, res.Error.Type)
 }
 
-// TestWorkerIsolationUserTools: a user's Lua tool, which the worker's host does not serve
-// itself, still runs (in the host's own VM) through jido.call.
+// TestWorkerIsolationUserTools: a user's Lua tool runs in the worker (killing the worker
+// ends it with worker-error) and its calls here; a tool its worker's death cut short
+// leaves nothing behind: the next call is not held to its declared flags.
 func TestWorkerIsolationUserTools(t *testing.T) {
 	root := toolProject(t, map[string]string{"a.txt": "old\n"}, map[string]string{
 		"shout": `return jido.tool{name = "shout", description = "Shouts a file.", params = {properties = {path = {type = "string"}}}, run = function(a) return (jido.read_file{path = a.path}.content:upper()) end}`,
+		"spin":  `return jido.tool{name = "spin", description = "Reads, then never ends.", run = function() jido.read_file{path = "a.txt"} while true do end end}`,
 	})
-	s, _ := workerSession(t, Config{Root: root})
+	s, _ := workerSession(t, Config{Root: root, Permissions: policy.New(policy.ModeYolo), Yes: true, Limits: runtime.Limits{Timeout: 20 * time.Second}})
 	require.Empty(t, s.ToolLoadErrors())
 	res := s.Call(t.Context(), ToolCall{Name: "shout", Args: map[string]any{"path": "a.txt"}})
 	require.True(t, res.OK, resultJSON(t, res))
 	assert.Equal(t, "     1\tOLD\n", res.Result)
+	vals, terr := s.Eval(t.Context(), `return (jido.call("shout", {path = "a.txt"}))`)
+	require.Nil(t, terr)
+	assert.Equal(t, []any{"     1\tOLD\n"}, vals)
+
+	wvm := s.vm.(*workerVM)
+	done := make(chan ToolResult, 1)
+	go func() { done <- s.Call(t.Context(), ToolCall{Name: "spin"}) }()
+	require.Eventually(t, func() bool { return wvm.Pid() != 0 }, 5*time.Second, time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // the tool spins
+	require.NoError(t, syscall.Kill(wvm.Pid(), syscall.SIGKILL))
+	select {
+	case res := <-done:
+		require.NotNil(t, res.Error)
+		assert.Equal(t, definitions.WorkerError, res.Error.Type, "the tool ran in the worker: %v", res.Error)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the user tool did not end with its worker")
+	}
+	res = s.Call(t.Context(), ToolCall{Name: "write_file", Args: map[string]any{"path": "b.txt", "content": "x"}})
+	assert.True(t, res.OK, "read-only spin no longer runs: %s", resultJSON(t, res))
+	vals, terr = s.Eval(t.Context(), `return jido.write_file{path = "c.txt", content = "x"}.path`)
+	require.Nil(t, terr)
+	assert.Equal(t, []any{"c.txt"}, vals)
 }
 
 // TestWorkerMemoryLimit: the call's memory budget applies in the worker.
@@ -132,7 +158,8 @@ func TestWorkerKilled(t *testing.T) {
 }
 
 // BenchmarkIsolation compares a session's calls in process and in worker isolation, in
-// the same run: a trivial eval, and read_file of 4 KiB.
+// the same run: a trivial eval, read_file of 4 KiB as a tool call (jido's own script,
+// which runs in the host in both modes), and the same read from an eval (in the worker).
 func BenchmarkIsolation(b *testing.B) {
 	for _, mode := range []string{IsolationProcess, IsolationWorker} {
 		root := b.TempDir()
@@ -152,5 +179,39 @@ func BenchmarkIsolation(b *testing.B) {
 				}
 			}
 		})
+		b.Run("eval_read_file/"+mode, func(b *testing.B) {
+			for b.Loop() {
+				if _, terr := s.Eval(b.Context(), `return jido.read_file{path = "a.txt"}`); terr != nil {
+					b.Fatal(terr)
+				}
+			}
+		})
 	}
+}
+
+// TestWorkerIsolationProfile: jido.call in a profile's dialect works from the worker as in
+// process: a dialect name, a plan tool on the session's plan, and another profile's name
+// refused.
+func TestWorkerIsolationProfile(t *testing.T) {
+	claude, err := profile.Get("claude")
+	require.NoError(t, err)
+	s, _ := workerSession(t, Config{Profile: claude})
+	vals, terr := s.Eval(t.Context(), `return jido.call("Read", {file_path = "a.txt"})`)
+	require.Nil(t, terr)
+	require.Len(t, vals, 1)
+	assert.Contains(t, vals[0], "1\told")
+	vals, terr = s.Eval(t.Context(), `local r, e = jido.call("Nope", {}) return r, e.type`)
+	require.Nil(t, terr)
+	assert.Equal(t, []any{nil, "validation-error"}, vals)
+
+	forge, err := profile.Get("forge")
+	require.NoError(t, err)
+	s, root := workerSession(t, Config{Profile: forge})
+	vals, terr = s.Eval(t.Context(), `assert(jido.call("plan_write", {path = "p.md", content = "plan"})) return jido.call("plan_read", {path = "p.md"}).content, jido.call("read", {path = "a.txt"}).content`)
+	require.Nil(t, terr)
+	assert.Equal(t, []any{"plan", "old\n"}, vals)
+	assert.NoFileExists(t, filepath.Join(root, "p.md"), "the plan is beside the files")
+	vals, terr = s.Eval(t.Context(), `local r, e = jido.call("read_file", {path = "a.txt"}) return e.message`)
+	require.Nil(t, terr)
+	assert.Contains(t, vals[0], "not of the forge profile")
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/worker"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -192,9 +193,10 @@ const bombTool = `return jido.tool{
 // budget, one MCP client calls a Lua tool that sets off the concatenation, doubling and table
 // bombs in a loop for 10 s while two others read and search continuously: none of their
 // calls fails, every bomb fails with limit=memory and the attacker's next plain call
-// succeeds, and the server's peak RSS stays within its baseline plus the budget plus a margin.
-// (--http isolates sessions in workers by default, but a user's Lua tool still runs in the
-// server's process: the per-call accounting is what bounds it here.)
+// succeeds, and the server's peak RSS stays within its baseline plus a margin while a
+// worker's peak shows the bombs went off there.
+// --http isolates each session's Lua in a worker of its own, user tools included: the
+// bombs' memory is the attacker's worker's, never the server's.
 func TestMCPMemoryBombBesideInnocentClients(t *testing.T) {
 	root, tools := t.TempDir(), t.TempDir()
 	files := map[string]string{}
@@ -244,13 +246,36 @@ func TestMCPMemoryBombBesideInnocentClients(t *testing.T) {
 	}
 	stop.Store(true)
 	wg.Wait()
-	peak := pidStatus(t, pid, "VmHWM")
-	t.Logf("server: baseline %d MiB, peak %d MiB; %d bombs, %d innocent calls", baseline>>10, peak>>10, bombs, innocent.Load())
+	peak, workerPeak := pidStatus(t, pid, "VmHWM"), int64(0)
+	for _, child := range children(t, pid) {
+		workerPeak = max(workerPeak, pidStatus(t, child, "VmHWM"))
+	}
+	t.Logf("server: baseline %d MiB, peak %d MiB; workers' peak %d MiB; %d bombs, %d innocent calls", baseline>>10, peak>>10, workerPeak>>10, bombs, innocent.Load())
 	failed.Range(func(k, v any) bool { t.Errorf("an innocent call failed: %v", v); return true })
 	assert.Greater(t, innocent.Load(), int64(100))
 	assert.Equal(t, bombs, after, "the attacker's next call succeeds every time")
-	const marginKB = 192 << 10 // garbage of the bombs' refused runs not collected yet, GC headroom, MCP buffers
-	assert.LessOrEqual(t, peak, baseline+64<<10+marginKB)
+	const marginKB = 48 << 10 // the innocent calls' garbage, GC headroom, MCP buffers
+	assert.LessOrEqual(t, peak, baseline+marginKB, "the bombs are not the server's")
+	assert.GreaterOrEqual(t, workerPeak, int64(32<<10), "the bombs went off in a worker")
+	assert.LessOrEqual(t, workerPeak, int64(worker.DefaultMaxMemory>>10), "within the worker's ceiling")
+}
+
+// children lists the pids of pid's child processes.
+func children(t *testing.T, pid int) []int {
+	t.Helper()
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	require.NoError(t, err)
+	var out []int
+	for _, f := range tasks {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, field := range strings.Fields(string(data)) {
+			n, err := strconv.Atoi(field)
+			require.NoError(t, err)
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // pidStatus reads a kB field of /proc/PID/status.
