@@ -48,3 +48,33 @@ func TestPushResultPassesUnchangedTablesThrough(t *testing.T) {
 	vals := mustRun(t, vm, "local r = host.get() return r, 1")
 	assert.Equal(t, []any{converted("n", "a", "b"), int64(1)}, vals, "several results are converted")
 }
+
+// TestPushResultReturnedToHostIsNotConverted checks that a result the outermost function
+// returns in a tail call reaches the host unconverted (a list far over the call's memory
+// budget passes, because no Lua table is made of it), and that a result Lua code can still
+// see, from an inner function or pcall, is converted as before.
+func TestPushResultReturnedToHostIsNotConverted(t *testing.T) {
+	big := &hostResult{Name: "big", Items: make([]string, 100_000)}
+	lib := Library{Name: "host", Funcs: map[string]lua.LGFunction{
+		"get": func(L *lua.LState) int {
+			PushResult(L, big)
+			return 1
+		},
+	}}
+	vm := newVM(t, Limits{MaxMemory: 256 << 10}, lib)
+	for _, src := range []string{"return host.get()", "local args = ... return host.get(args)"} {
+		vals := mustRun(t, vm, src)
+		assert.Same(t, big, vals[0], src)
+	}
+	for _, src := range []string{
+		"local function f() return host.get() end local r = f() r.name = 'x' return r",
+		"local ok, r = pcall(host.get) r.name = 'x' return r",
+		"local r = host.get() return r",
+	} {
+		_, err := vm.Call(t.Context(), "test", src)
+		var re *Error
+		if assert.ErrorAs(t, err, &re, src) {
+			assert.Equal(t, KindMemory, re.Kind, "%s: converted, and charged: %v", src, err)
+		}
+	}
+}

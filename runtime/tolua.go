@@ -44,6 +44,16 @@ func toLua(L *lua.LState, v any, depth int) lua.LValue {
 		return lua.LString(v)
 	case time.Time:
 		return lua.LString(v.Format(time.RFC3339Nano))
+	case map[string]any: // the arguments of every call: no reflection
+		if depth > maxToLuaDepth {
+			L.RaiseError("a Go value nested deeper than %d levels cannot be converted", maxToLuaDepth)
+		}
+		chargeTable(L, 0, len(v))
+		t := L.CreateTable(0, len(v))
+		for k, e := range v {
+			t.RawSetString(k, toLua(L, e, depth+1))
+		}
+		return t
 	}
 	return reflectToLua(L, reflect.ValueOf(v), depth)
 }
@@ -238,19 +248,58 @@ type passResult struct {
 	table *lua.LTable
 	value any
 	left  int64 // the instruction budget left when it was pushed
+	// direct: table is a stand-in, never filled, for a value returned straight to the host
+	// (LState.TailCallDepth): value is the call's result whatever the budget says.
+	direct bool
 }
 
 // PushResult pushes v converted with ToLua, as the result of a host function, and remembers
 // it: when the snippet returns that very table and has run no instruction since but the
 // return itself (so nothing can have changed it), Call hands back v instead of converting the
-// table back to Go. A large listing or search result then crosses into Lua once, not twice.
+// table back to Go. A large listing or search result then crosses into Lua once, not twice;
+// and not at all when the snippet's own function returns the call itself
+// (`return jido.read_file(args)`, every tool's own script): no Lua sees v then, so an
+// empty stand-in is pushed in its place.
 func PushResult(L *lua.LState, v any) {
+	c, ok := L.Context().(*callCtx)
+	// Depth 1: below the snippet's function is only the trampoline of the call (protect),
+	// which passes its results to the host; a pcall's trampoline sits deeper. (Another
+	// thread than the call's, were coroutines offered, would be another stack.)
+	if ok && L == c.st.L && composite(v) && L.TailCallDepth() == 1 {
+		t := L.CreateTable(0, 0)
+		L.Push(t)
+		c.result = passResult{table: t, value: v, direct: true}
+		return
+	}
 	lv := ToLua(L, v)
 	L.Push(lv)
 	t, isTable := lv.(*lua.LTable)
-	if c, ok := L.Context().(*callCtx); ok && isTable {
+	if ok && isTable {
 		c.result = passResult{table: t, value: v, left: c.left.Load()}
 	}
+}
+
+// composite reports whether ToLua makes a table of v (a struct, map, slice or array, or a
+// pointer to one), as opposed to a scalar that costs nothing to convert, or nil.
+func composite(v any) bool {
+	switch v.(type) {
+	case nil, bool, string, int, int64, float64, []byte, time.Time, lua.LValue:
+		return false
+	}
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		if rv.IsNil() {
+			return false
+		}
+		rv = rv.Elem()
+	}
+	switch rv.Kind() {
+	case reflect.Struct, reflect.Map, reflect.Array:
+		return true
+	case reflect.Slice:
+		return rv.Type().Elem().Kind() != reflect.Uint8
+	}
+	return false
 }
 
 // passedThrough returns the Go value of the call's single result when it is the unchanged
@@ -259,7 +308,7 @@ func (c *callCtx) passedThrough(L *lua.LState) (any, bool) {
 	if L.GetTop() != 1 || c.result.table == nil || L.Get(1) != c.result.table {
 		return nil, false
 	}
-	return c.result.value, c.result.left-c.left.Load() <= returnSteps
+	return c.result.value, c.result.direct || c.result.left-c.left.Load() <= returnSteps
 }
 
 // chargeTable charges the call running on L, if any, for a table of arr array slots and hash

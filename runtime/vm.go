@@ -36,17 +36,17 @@ type Options struct {
 	Libraries []Library
 }
 
-// VM is a hardened Lua VM. One goroutine, started by New, owns its *lua.LState and runs every
-// call: Call hands it the request and waits, so Call is safe for concurrent use and calls run
-// one at a time. A call that hit the deadline, its instruction or memory budget, or recovered a Go
-// panic, may leave the LState inconsistent: the VM then replaces it with a fresh one before its
-// next call. The VM value stays usable; only the Lua state is new.
+// VM is a hardened Lua VM. It holds one *lua.LState, which each call takes, runs on its
+// caller's goroutine (no hand-off to another goroutine, whose wake-ups cost a call more than
+// its Lua), and gives back: Call is safe for concurrent use and calls run one at a time. A
+// call that hit the deadline, its instruction or memory budget, or recovered a Go panic, may
+// leave the LState inconsistent: the VM then replaces it with a fresh one before its next
+// call. The VM value stays usable; only the Lua state is new.
 type VM struct {
 	lim      Limits
 	libs     map[string]map[string]lua.LGFunction
-	reqs     chan *request
+	slot     chan *state   // holds the Lua state between calls
 	quit     chan struct{} // closed by Close
-	done     chan struct{} // closed when the owner goroutine ends
 	once     sync.Once
 	compiles atomic.Int64 // chunks this VM compiled rather than took from the cache
 	stop     stopper      // ends the running call and all later ones (Abort)
@@ -82,20 +82,6 @@ func (vm *VM) Abort(cause error) {
 	}
 }
 
-// request is one call handed to the owner goroutine.
-type request struct {
-	ctx   context.Context
-	name  string
-	src   string
-	args  []any
-	reply chan reply // buffered: the owner never waits for a caller that gave up
-}
-
-type reply struct {
-	vals []any
-	err  *Error
-}
-
 // New creates a VM ready to run snippets. It fails if a library's name is not a Lua identifier
 // free in the base environment, or if a library function is nil or defined twice.
 func New(opts Options) (*VM, error) {
@@ -107,18 +93,18 @@ func New(opts Options) (*VM, error) {
 	vm := &VM{
 		lim:  opts.Limits.withDefaults(),
 		libs: libs,
-		reqs: make(chan *request),
+		slot: make(chan *state, 1),
 		quit: make(chan struct{}),
-		done: make(chan struct{}),
 	}
-	go vm.own(newState(vm.lim, libs))
+	vm.slot <- newState(vm.lim, libs)
 	return vm, nil
 }
 
 // Call compiles (or takes from the cache) src, runs it in a fresh environment with args as its
 // varargs (converted Go->Lua), and returns its results converted Lua->Go. A failure is an
-// *Error. If ctx ends while the call waits or runs, Call returns at once; the VM stops the call
-// at its next instruction.
+// *Error. If ctx ends while the call waits for the VM, Call returns at once; while it runs,
+// the snippet stops at its next instruction, and a host function it is in returns as it
+// watches ctx (L.Context()).
 //
 // Results are converted as ToGo does with lenient set (NaN becomes "NaN", a function
 // "<function>"); a cyclic, too deep or too large result is a KindLimit error. A call that ends
@@ -132,74 +118,63 @@ func (vm *VM) Call(ctx context.Context, chunkName, src string, args ...any) ([]a
 		return nil, errClosed()
 	default:
 	}
-	req := &request{ctx: ctx, name: chunkName, src: src, args: args, reply: make(chan reply, 1)}
+	var st *state
 	select {
-	case vm.reqs <- req:
+	case st = <-vm.slot:
 	case <-vm.quit:
 		return nil, errClosed()
 	case <-ctx.Done():
 		return nil, callerGone(ctx)
 	}
 	select {
-	case r := <-req.reply:
-		if r.err != nil {
-			return nil, r.err
-		}
-		return r.vals, nil
-	case <-ctx.Done():
-		return nil, callerGone(ctx)
+	case <-vm.quit: // closed while this call waited: Close takes the state back
+		vm.slot <- st
+		return nil, errClosed()
+	default:
 	}
+	vals, err, discard := vm.serve(ctx, st, chunkName, src, args)
+	if discard {
+		st.L.Close()
+		st = newState(vm.lim, vm.libs)
+	}
+	vm.slot <- st
+	if err != nil {
+		return nil, err
+	}
+	return vals, nil
 }
 
-// Close stops the VM's goroutine, after the call it runs if any, and releases the LState. Calls
-// after Close fail. Close is idempotent.
+// Close waits for the running call if any, and releases the LState. Calls after Close fail.
+// Close is idempotent.
 func (vm *VM) Close() error {
-	vm.once.Do(func() { close(vm.quit) })
-	<-vm.done
+	vm.once.Do(func() {
+		close(vm.quit)
+		st := <-vm.slot
+		st.L.Close()
+	})
 	return nil
 }
 
-// own is the owner goroutine: it runs the calls on st and replaces st after a call that may
-// have left it inconsistent.
-func (vm *VM) own(st *state) {
-	defer close(vm.done)
-	for {
-		select {
-		case <-vm.quit:
-			st.L.Close()
-			return
-		case req := <-vm.reqs:
-			vals, err, discard := vm.serve(st, req)
-			req.reply <- reply{vals, err}
-			if discard {
-				st.L.Close()
-				st = newState(vm.lim, vm.libs)
-			}
-		}
-	}
-}
-
-// serve runs one request; discard reports that st must not run another call. Panics are
+// serve runs one call on st; discard reports that st must not run another call. Panics are
 // recovered around compiling and PCall already; this last recover keeps a bug elsewhere (in a
 // conversion, say) from ending the process.
-func (vm *VM) serve(st *state, req *request) (vals []any, err *Error, discard bool) {
+func (vm *VM) serve(ctx context.Context, st *state, name, src string, args []any) (vals []any, err *Error, discard bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			vals, err, discard = nil, newError(KindInternal, "a Go panic was recovered: %v", r), true
 		}
 	}()
-	if req.ctx.Err() != nil {
-		return nil, callerGone(req.ctx), false
+	if ctx.Err() != nil {
+		return nil, callerGone(ctx), false
 	}
-	name := req.name
 	if name == "" {
 		name = "snippet"
 	}
-	proto, err := vm.compile(name, req.src)
+	proto, err := vm.compile(name, src)
 	if err != nil {
 		return nil, err, err.Kind == KindInternal
 	}
-	return st.run(req.ctx, proto, req.args, &vm.stop)
+	return st.run(ctx, proto, args, &vm.stop)
 }
 
 // errClosed is the error of a call on a closed VM.

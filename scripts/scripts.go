@@ -7,6 +7,7 @@ import (
 	"embed"
 	"io/fs"
 	"strings"
+	"sync"
 )
 
 //go:embed *.lua
@@ -24,12 +25,20 @@ func Examples() fs.FS {
 
 // Source returns the snippet of the named tool.
 func Source(tool string) (string, bool) {
-	b, err := files.ReadFile(tool + ".lua")
-	if err != nil {
-		return "", false
-	}
-	return string(b), true
+	src, ok := sources()[tool]
+	return src, ok
 }
+
+// sources reads every snippet once: a tool call looks its own up on every call.
+var sources = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	for _, name := range Names() {
+		if b, err := files.ReadFile(name + ".lua"); err == nil {
+			out[name] = string(b)
+		}
+	}
+	return out
+})
 
 // Names lists the tools that have a snippet, sorted.
 func Names() []string {

@@ -62,3 +62,25 @@ func (ls *LState) chargeArray(tb *LTable, i int) {
 // ChargeIndex charges, as the VM does, the growth that storing a value at index i (1-based)
 // of tb will cause: for a host's own builtins that write tables (table.insert).
 func (ls *LState) ChargeIndex(tb *LTable, i int) { ls.chargeArray(tb, i) }
+
+// TailCallDepth tells a running Go function where its results go: when the Lua function
+// that called it made a tail call (`return f(...)`), they go unchanged to that function's
+// caller, and TailCallDepth returns the number of call frames below that function (0: it
+// was called from Go directly); otherwise -1. A host that knows what sits at that depth
+// can tell that no Lua code will see the results, and push a stand-in for a value that is
+// costly to convert.
+func (ls *LState) TailCallDepth() int {
+	cf := ls.currentFrame
+	if cf == nil || !cf.Fn.IsG {
+		return -1
+	}
+	caller := cf.Parent
+	if caller == nil || caller.Fn.IsG || caller.Pc == 0 || opGetOpCode(caller.Fn.Proto.Code[caller.Pc-1]) != OP_TAILCALL {
+		return -1
+	}
+	depth := 0
+	for f := caller.Parent; f != nil; f = f.Parent {
+		depth++
+	}
+	return depth
+}
