@@ -28,6 +28,7 @@ import (
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/builtin"
+	"github.com/jido-run/jido/worker"
 )
 
 // staleTempAge is how old a leftover temp file of an interrupted write must be to be swept.
@@ -108,6 +109,9 @@ type Config struct {
 	// bytes (0: worker.DefaultMaxMemory, or more when twice Limits.MaxMemory needs more).
 	Isolation    string
 	WorkerMemory int64
+	// OnWorkerStart, when set, is told of each worker process a session starts (in
+	// IsolationWorker): a server reports how its Lua is bounded and confined.
+	OnWorkerStart func(session string, w worker.Started)
 }
 
 // Manager serves sessions on project roots.

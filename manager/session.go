@@ -176,7 +176,7 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 			return s.planCall(ctx, tool, args)
 		}
 	}
-	vm, err := m.newSessionVM(limits, deps)
+	vm, err := m.newSessionVM(id, limits, deps)
 	if err != nil {
 		return nil, err
 	}

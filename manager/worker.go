@@ -50,7 +50,7 @@ func (v processVM) CallScript(ctx context.Context, chunkName, src string, args .
 }
 
 // newSessionVM makes the VM of a session with deps, in the manager's isolation mode.
-func (m *Manager) newSessionVM(limits runtime.Limits, deps bridge.Deps) (sessionVM, error) {
+func (m *Manager) newSessionVM(id string, limits runtime.Limits, deps bridge.Deps) (sessionVM, error) {
 	own, err := runtime.New(runtime.Options{Limits: limits, Libraries: bridge.Libraries(deps)})
 	if err != nil || m.cfg.Isolation != IsolationWorker {
 		return processVM{own}, err
@@ -60,7 +60,11 @@ func (m *Manager) newSessionVM(limits runtime.Limits, deps bridge.Deps) (session
 	for i, t := range m.cfg.Tools {
 		tools[i] = t.Def
 	}
-	c, err := worker.New(worker.Options{Limits: limits, Tools: tools, Forward: host.Run, MaxMemory: m.cfg.WorkerMemory})
+	opts := worker.Options{Limits: limits, Tools: tools, Forward: host.Run, MaxMemory: m.cfg.WorkerMemory}
+	if started := m.cfg.OnWorkerStart; started != nil {
+		opts.OnStart = func(w worker.Started) { started(id, w) }
+	}
+	c, err := worker.New(opts)
 	if err != nil {
 		own.Close()
 		return nil, err

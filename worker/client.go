@@ -6,9 +6,9 @@
 // The host (Client) starts the worker by re-executing its own binary (or Options.Exe)
 // with ServeArg; the program calls MaybeServe first thing, as it calls
 // sandbox.MaybeHelper. They speak length-prefixed JSON over the worker's stdin and
-// stdout: hello (limits, tools, ceiling) once, then per call `call` → any number of
-// `bridge` (a jido.* call of the snippet, run by the host with the session's deps) ←
-// `result` → and `done`. The worker's VM has the bridge.Remote library: it converts the
+// stdout: hello (limits, tools, ceiling) once, answered by ready, then per call `call` →
+// any number of `bridge` (a jido.* call of the snippet, run by the host with the
+// session's deps) ← `result` → and `done`. The worker's VM has the bridge.Remote library: it converts the
 // Lua arguments as the in-process bridge does and forwards them; the host runs them with
 // bridge.Host, through the same gate, approvals, journal and read log.
 //
@@ -22,6 +22,10 @@
 // cgroup of its own (v2 memory.max, else v1 memory.limit_in_bytes), else RLIMIT_AS; its
 // Go memory limit (GOMEMLIMIT) is set below the ceiling, and runtime.Limits.MaxMemory
 // still bounds each call inside it.
+//
+// Before it builds its VM, the worker confines itself with the kernel (sandbox.ConfineSelf:
+// no file, no network, no exec, no new process, no signal outside) and says how in ready
+// (Client.Confinement); a worker that cannot be confined exits, and the call fails.
 package worker
 
 import (
@@ -40,6 +44,7 @@ import (
 
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
@@ -60,6 +65,16 @@ type Options struct {
 	// Exe is the binary started as the worker, which must call MaybeServe first thing
 	// ("" for the running executable).
 	Exe string
+	// OnStart, when set, is told of each worker that starts, once it is confined and ready.
+	OnStart func(Started)
+}
+
+// Started describes a worker that started: its process and what bounds it.
+type Started struct {
+	Pid         int
+	Ceiling     string // how its memory is capped: CeilingCgroupV2, CeilingCgroupV1, CeilingRlimit
+	MaxMemory   int64  // the ceiling, in bytes
+	Confinement sandbox.SelfConfinement
 }
 
 // Client runs Lua calls in a worker process. It has runtime.VM's methods (Call, Abort,
@@ -71,6 +86,7 @@ type Client struct {
 	w       *proc         // the worker, nil before the first call and after it died
 	id      uint64        // of the last call
 	kind    atomic.Value
+	conf    atomic.Pointer[sandbox.SelfConfinement]
 	abort   atomic.Pointer[error]
 	run     atomic.Pointer[context.CancelCauseFunc] // cancels the running call
 	shut    bool
@@ -113,6 +129,15 @@ func New(opts Options) (*Client, error) {
 // CeilingRlimit or CeilingNone; "" before a worker started.
 func (c *Client) Ceiling() string { return c.kind.Load().(string) }
 
+// Confinement says how the kernel confined the last worker (sandbox.ConfineSelf): zero
+// before a worker started, and where the kernel has neither Landlock nor seccomp.
+func (c *Client) Confinement() sandbox.SelfConfinement {
+	if conf := c.conf.Load(); conf != nil {
+		return *conf
+	}
+	return sandbox.SelfConfinement{}
+}
+
 // Pid is the running worker's process id, 0 when none runs.
 func (c *Client) Pid() int { return int(c.pids.Load()) }
 
@@ -154,8 +179,11 @@ func (c *Client) Call(ctx context.Context, chunkName, src string, args ...any) (
 	}
 	ctx, stopTimer := context.WithTimeout(ctx, c.timeout)
 	defer stopTimer()
-	p, err := c.worker()
+	p, err := c.worker(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, gone(context.Cause(ctx))
+		}
 		return nil, WorkerError("the Lua worker could not start: %v", err)
 	}
 	c.id++
@@ -287,8 +315,9 @@ func (c *Client) Close() error {
 	return nil
 }
 
-// worker returns the running worker, starting one if none runs.
-func (c *Client) worker() (*proc, error) {
+// worker returns the running worker, starting one if none runs: it has said how it is
+// confined (or ctx ended, and it was killed).
+func (c *Client) worker(ctx context.Context) (*proc, error) {
 	if c.w != nil {
 		return c.w, nil
 	}
@@ -333,7 +362,7 @@ func (c *Client) worker() (*proc, error) {
 		ceil = &ceiling{kind: CeilingRlimit}
 		p.ceil = ceil
 	}
-	h := &hello{Limits: c.opts.Limits, GoMemLimit: c.opts.MaxMemory / 4 * 3}
+	h := &hello{Limits: c.opts.Limits, GoMemLimit: goMemLimit(c.opts)}
 	if ceil.kind == CeilingRlimit {
 		h.RlimitAS = c.opts.MaxMemory
 	}
@@ -345,10 +374,44 @@ func (c *Client) worker() (*proc, error) {
 		ceil.remove()
 		return nil, err
 	}
+	stop := context.AfterFunc(ctx, func() { cmd.Process.Kill() })
+	m, err := p.c.read()
+	stop()
+	died := err != nil
+	switch {
+	case died:
+		err = fmt.Errorf("it ended before it was ready: %w", err)
+	case m.T == tReady && m.Ready != nil:
+		c.conf.Store(m.Ready)
+	case m.T == tReady && m.Fail != nil:
+		err = errors.New(m.Fail.Message)
+	default:
+		err = fmt.Errorf("it answered hello with %q", m.T)
+	}
+	if err != nil {
+		p.kill()
+		ceil.remove()
+		if died {
+			err = fmt.Errorf("%w (%s) %s", err, p.cmd.ProcessState, p.stderr.String())
+		}
+		return nil, err
+	}
 	c.w = p
 	c.kind.Store(ceil.kind)
 	c.pids.Store(int64(cmd.Process.Pid))
+	if c.opts.OnStart != nil {
+		c.opts.OnStart(Started{Pid: cmd.Process.Pid, Ceiling: ceil.kind, MaxMemory: c.opts.MaxMemory, Confinement: c.Confinement()})
+	}
 	return p, nil
+}
+
+// goMemLimit is a worker's soft Go memory limit: room for two calls' budgets (a call's
+// garbage, the next call's data) and the Go runtime, and below the ceiling. Without it
+// the worker's GC, tuned for few collections, lets a bomb's garbage pile up to the
+// ceiling.
+func goMemLimit(opts Options) int64 {
+	budget := int64(cmp.Or(opts.Limits.MaxMemory, runtime.DefaultLimits().MaxMemory))
+	return min(opts.MaxMemory/4*3, 2*budget+64<<20)
 }
 
 // workerEnv keeps of the host's environment what the Go runtime of a worker reads: a

@@ -11,15 +11,18 @@ import (
 	"sync"
 
 	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
-// Message types. The host sends hello once, then calls and bridge results; the worker
-// answers each call with the bridge requests of its jido.* calls, then done. A call is
-// cancelled out of band: the host writes its id (8 bytes, big-endian) to the worker's
-// cancel pipe (fd 3), which a goroutine of the worker reads while the call runs.
+// Message types. The host sends hello once, which the worker answers with ready; then the
+// host sends calls and bridge results, and the worker answers each call with the bridge
+// requests of its jido.* calls, then done. A call is cancelled out of band: the host
+// writes its id (8 bytes, big-endian) to the worker's cancel pipe (fd 3), which a
+// goroutine of the worker reads while the call runs.
 const (
 	tHello  = "hello"  // host → worker: the session's limits and tools, the memory ceiling
+	tReady  = "ready"  // worker → host: how the worker confined itself (Ready), or why it could not (Fail: it exits)
 	tCall   = "call"   // host → worker: run a snippet (ID, Name, Src, Args)
 	tBridge = "bridge" // worker → host: the snippet of call ID calls Tool with Params (Seq)
 	tResult = "result" // host → worker: the answer to bridge request Seq (Value or Err)
@@ -44,6 +47,9 @@ type message struct {
 	// unchanged: the host hands back its own Go value of it, as runtime.VM does in process.
 	Passed uint64 `json:"passed,omitempty"`
 	Hello  *hello `json:"hello,omitempty"`
+	// Ready, in ready, says what confines the worker: what the kernel had of Landlock,
+	// seccomp and no_new_privs.
+	Ready *sandbox.SelfConfinement `json:"ready,omitempty"`
 }
 
 // hello configures a worker.

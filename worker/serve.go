@@ -14,6 +14,7 @@ import (
 
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
@@ -27,17 +28,18 @@ const ServeArg = "__jido_lua_worker"
 func MaybeServe() {
 	if len(os.Args) >= 2 && os.Args[1] == ServeArg {
 		// On a goroutine of its own: called from an init function, the main goroutine is
-		// locked to the main thread, and every hand-off to the VM's goroutine would then
-		// switch threads (+30 µs a call, measured).
+		// locked to the main thread, and every wait of a call on the host's pipe would then
+		// switch threads.
 		status := make(chan int)
 		go func() { status <- serve(os.Stdin, os.Stdout, os.NewFile(3, "cancel")) }()
 		os.Exit(<-status)
 	}
 }
 
-// server is the worker's side of one connection: one VM, one call at a time. The main
-// goroutine reads calls between calls; during one, the VM's goroutine reads the answers
-// to its bridge requests itself, so that no message changes goroutine on its way.
+// server is the worker's side of one connection: one VM, one call at a time. One goroutine
+// reads the host's calls and runs them (a runtime.VM runs a call on its caller's
+// goroutine), and reads the answers to a call's bridge requests itself, so that no message
+// changes goroutine on its way.
 type server struct {
 	c       *conn
 	bmu     sync.Mutex
@@ -47,6 +49,9 @@ type server struct {
 	callID  uint64                  // of the running call, 0 between calls
 	cancel  context.CancelCauseFunc // of the running call
 }
+
+// confine confines the worker (a variable, so that tests can make it fail).
+var confine = sandbox.ConfineSelf
 
 // errCancelled is the cause of a call the host cancelled.
 var errCancelled = errors.New("the host cancelled the call")
@@ -68,13 +73,25 @@ func serve(r io.Reader, w io.Writer, cancels io.Reader) int {
 	if h.GoMemLimit > 0 {
 		debug.SetMemoryLimit(h.GoMemLimit)
 	}
-	// One P: the worker runs one snippet at a time, and its goroutines hand each call to
-	// one another (the reader, the VM's owner); with one P that hand-off needs no futex
-	// wake-up of another thread (-10 µs a call, measured).
+	// One P: the worker runs one snippet at a time on one goroutine, beside the cancel
+	// pipe's reader; with one P, waking one another needs no futex wake-up of another
+	// thread.
 	goruntime.GOMAXPROCS(1)
 	// The worker's live heap is small between calls (a VM, a result): collect less often,
 	// with GOMEMLIMIT, below the ceiling, as the bound.
 	debug.SetGCPercent(400)
+	// From here on the worker needs nothing of the kernel but its pipes and memory: every
+	// jido.* call goes to the host. GOMAXPROCS above also stops the runtime from re-reading
+	// the cgroup's CPU limit. A worker that cannot be confined runs nothing.
+	conf, err := confine()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "jido worker: confining the process:", err)
+		s.c.send(&message{T: tReady, Fail: &runtime.Error{Kind: runtime.KindInternal, Message: "confining the worker: " + err.Error()}})
+		return 2
+	}
+	if err := s.c.send(&message{T: tReady, Ready: &conf}); err != nil {
+		return 0 // the host is gone
+	}
 	extra := make([]*definitions.Tool, len(h.Tools))
 	for i, t := range h.Tools {
 		extra[i] = &definitions.Tool{Name: t.Name, Decl: definitions.Decl{Positional: t.Positional}}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jido-run/jido/bridge"
 	"github.com/jido-run/jido/runtime"
+	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
@@ -22,8 +23,17 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestMain lets the test binary serve as the worker of the clients the tests start.
+// failConfineEnv, set in a worker's environment, makes its confinement fail.
+const failConfineEnv = "JIDO_TEST_WORKER_CONFINE_FAIL"
+
+// TestMain lets the test binary serve as the worker of the clients the tests start; with
+// failConfineEnv set, as a worker that cannot confine itself.
 func TestMain(m *testing.M) {
+	if os.Getenv(failConfineEnv) != "" {
+		confine = func() (sandbox.SelfConfinement, error) {
+			return sandbox.SelfConfinement{}, errors.New("refused by the test")
+		}
+	}
 	MaybeServe()
 	os.Exit(m.Run())
 }
@@ -293,4 +303,12 @@ func TestRlimitCeiling(t *testing.T) {
 	t.Logf("%v", terr)
 	_, err = c.Call(t.Context(), "test", `return 1`)
 	require.NoError(t, err)
+}
+
+// TestGoMemLimit: a worker's soft Go memory limit leaves room for two call budgets and the
+// runtime, and stays below its ceiling.
+func TestGoMemLimit(t *testing.T) {
+	assert.EqualValues(t, 192<<20, goMemLimit(Options{MaxMemory: 1 << 30, Limits: runtime.Limits{MaxMemory: 64 << 20}}))
+	assert.EqualValues(t, 576<<20, goMemLimit(Options{MaxMemory: 1 << 30}), "the default budget, 256 MiB")
+	assert.EqualValues(t, 192<<20, goMemLimit(Options{MaxMemory: 256 << 20, Limits: runtime.Limits{MaxMemory: 1 << 30}}), "3/4 of a low ceiling")
 }

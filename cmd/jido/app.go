@@ -164,12 +164,13 @@ type sessionFlags struct {
 	mode    string
 	role    string
 	profile string
-	tools   stringList
+	tools   stringList // --tools DIRs of Lua tools, besides the user's and the project's
 	// callMemory is the MiB of Lua data one call may allocate (0: the runtime's default),
 	// and isolation where sessions' Lua runs ("": in process); set by jido mcp.
 	callMemory   int
 	isolation    string
-	workerMemory int // MiB of a worker process's ceiling (0: the default) // --tools DIRs of Lua tools, besides the user's and the project's
+	workerMemory int       // MiB of a worker process's ceiling (0: the default)
+	workerLog    io.Writer // told how workers are bounded and confined (jido mcp's stderr)
 }
 
 // stringList is a repeatable string flag.
@@ -253,6 +254,9 @@ func (f *sessionFlags) openManager(approver manager.Approver, longLived bool) (*
 		Permissions: setup.Permissions, JournalDir: setup.JournalDir, OpenRoot: f.rootSetup,
 		ToolDirs: append(userToolDirs(), f.tools...), SweepTemps: longLived,
 		Limits: runtime.Limits{MaxMemory: uint64(f.callMemory) << 20}, Isolation: f.isolation, WorkerMemory: int64(f.workerMemory) << 20,
+	}
+	if f.workerLog != nil {
+		cfg.OnWorkerStart = workerReporter(f.workerLog)
 	}
 	closeEvents := func() {}
 	if f.events != "" {

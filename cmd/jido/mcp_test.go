@@ -5,8 +5,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/jido-run/jido/sandbox"
+	"github.com/jido-run/jido/worker"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -110,4 +113,18 @@ func TestMCPIsolationFlags(t *testing.T) {
 		_, err := parseMCP(bad, io.Discard)
 		assert.Error(t, err, "%v", bad)
 	}
+}
+
+// TestWorkerReporter: a server says how its workers are bounded and confined once, and
+// again only when that changes.
+func TestWorkerReporter(t *testing.T) {
+	var out strings.Builder
+	report := workerReporter(&out)
+	confined := worker.Started{Pid: 1, Ceiling: worker.CeilingCgroupV2, MaxMemory: 1 << 30, Confinement: sandbox.SelfConfinement{LandlockABI: 7, Seccomp: true, NoNewPrivs: true}}
+	report("a", confined)
+	confined.Pid = 2
+	report("b", confined)
+	report("c", worker.Started{Pid: 3, Ceiling: worker.CeilingRlimit, MaxMemory: 512 << 20})
+	assert.Equal(t, "jido mcp: sessions' Lua runs in worker processes, memory ceiling 1024 MiB (cgroup-v2); confined: Landlock ABI 7 (no file, no network), seccomp (no exec, no new process, no socket), no_new_privs\n"+
+		"jido mcp: sessions' Lua runs in worker processes, memory ceiling 512 MiB (rlimit-as); NOT confined by the kernel (it has neither Landlock nor seccomp)\n", out.String())
 }

@@ -212,6 +212,7 @@ var (
 type httpServer struct {
 	url, token, tokenFile string
 	cmd                   *exec.Cmd
+	stderr                *lines // what it printed so far
 }
 
 // transport is a streamable HTTP client transport of the server that sends its token.
@@ -233,7 +234,7 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func mcpHTTP(t *testing.T, args ...string) httpServer {
 	t.Helper()
 	s := httpServer{}
-	s.cmd, _ = mcpServe(t, func(line string) bool {
+	s.cmd, s.stderr = mcpServe(t, func(line string) bool {
 		if m := listening.FindStringSubmatch(line); m != nil {
 			s.url = m[1]
 		}
