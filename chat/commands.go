@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/termsafe"
@@ -165,7 +166,7 @@ func (r *REPL) shell(ctx context.Context, cmd string) {
 }
 
 // mention is an @path in a message: after a space or at the start, up to the next space.
-var mention = regexp.MustCompile(`(?:^|\s)@([^\s@]+)`)
+var mention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)@([^\s@]+)`) })
 
 // mentions reads the files the message names as @path (read_file in the session, so that
 // they count as read) and gives them to the model after the text, each in a fenced block
@@ -177,7 +178,7 @@ func (r *REPL) mentions(ctx context.Context, text string) string {
 	}
 	var attached strings.Builder
 	seen := map[string]bool{}
-	for _, m := range mention.FindAllStringSubmatch(text, -1) {
+	for _, m := range mention().FindAllStringSubmatch(text, -1) {
 		path := strings.TrimRight(m[1], `.,;:!?)]}'"`)
 		if path == "" || seen[path] {
 			continue

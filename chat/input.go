@@ -159,7 +159,7 @@ func (p *Pastes) paste(b []byte) []byte {
 	return []byte(ph)
 }
 
-var placeholder = regexp.MustCompile(`\[paste #\d+: \d+ (?:lines|chars)\]`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[paste #\d+: \d+ (?:lines|chars)\]`) })
 
 // Expand replaces the placeholders in a line the editor returned with the text pasted.
 // A placeholder stays valid for the chat's life, so that a line recalled from history
@@ -170,7 +170,7 @@ func (p *Pastes) Expand(line string) string {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return placeholder.ReplaceAllStringFunc(line, func(ph string) string {
+	return placeholder().ReplaceAllStringFunc(line, func(ph string) string {
 		if t, ok := p.texts[ph]; ok {
 			return t
 		}

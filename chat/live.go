@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -40,7 +41,7 @@ func (l *Live) Update(p manager.Progress) {
 
 // csi matches the escape sequences commands colour their output with: the live block drops
 // them rather than showing them escaped.
-var csi = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]`)
+var csi = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]`) })
 
 // Lines are the latest lines of output (blank ones skipped), each cleaned (colour
 // sequences dropped, what a carriage return overwrote dropped, tabs expanded), made safe
@@ -85,7 +86,7 @@ func (l *Live) Summary(width int) string {
 // cleanLine is a line of raw output as a terminal would have left it.
 func cleanLine(s string) string {
 	s = strings.TrimRight(s, "\r")
-	s = csi.ReplaceAllString(s, "")
+	s = csi().ReplaceAllString(s, "")
 	if i := strings.LastIndexByte(s, '\r'); i >= 0 {
 		s = s[i+1:]
 	}

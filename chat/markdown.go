@@ -3,6 +3,7 @@ package chat
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -69,13 +70,14 @@ func (m *Markdown) Flush() string {
 	return s
 }
 
+// The block patterns, compiled on first use: package init runs on every start of jido.
 var (
-	fenceRe   = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})[ \t]*([^ \t]*)")
-	headingRe = regexp.MustCompile(`^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`)
-	ruleRe    = regexp.MustCompile(`^ {0,3}([-*_])(?:[ \t]*([-*_]))+[ \t]*$`)
-	bulletRe  = regexp.MustCompile(`^([ \t]*)([-*+])[ \t]+(.*)$`)
-	numberRe  = regexp.MustCompile(`^([ \t]*)([0-9]{1,9}[.)])[ \t]+(.*)$`)
-	quoteRe   = regexp.MustCompile(`^ {0,3}>[ \t]?(.*)$`)
+	fenceRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^ {0,3}(`{3,}|~{3,})[ \t]*([^ \t]*)") })
+	headingRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`) })
+	ruleRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}([-*_])(?:[ \t]*([-*_]))+[ \t]*$`) })
+	bulletRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([ \t]*)([-*+])[ \t]+(.*)$`) })
+	numberRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([ \t]*)([0-9]{1,9}[.)])[ \t]+(.*)$`) })
+	quoteRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}>[ \t]?(.*)$`) })
 )
 
 // line renders one complete line (without its newline).
@@ -92,30 +94,30 @@ func (m *Markdown) line(l string) string {
 		}
 		return termsafe.String(l)
 	}
-	if f := fenceRe.FindStringSubmatch(l); f != nil && !(f[1][0] == '`' && strings.Contains(f[2], "`")) {
+	if f := fenceRe().FindStringSubmatch(l); f != nil && !(f[1][0] == '`' && strings.Contains(f[2], "`")) {
 		m.fence = f[1]
 		return st.paint(dim, termsafe.String(l))
 	}
 	if !st.color {
 		return m.plain(l)
 	}
-	if h := headingRe.FindStringSubmatch(l); h != nil {
+	if h := headingRe().FindStringSubmatch(l); h != nil {
 		codes := []string{bold}
 		if len(h[1]) == 1 {
 			codes = append(codes, underline)
 		}
 		return m.inline(h[2], codes)
 	}
-	if r := ruleRe.FindStringSubmatch(l); r != nil && sameRule(l) {
+	if r := ruleRe().FindStringSubmatch(l); r != nil && sameRule(l) {
 		return st.paint(dim, strings.Repeat("─", 40))
 	}
-	if b := bulletRe.FindStringSubmatch(l); b != nil {
+	if b := bulletRe().FindStringSubmatch(l); b != nil {
 		return termsafe.String(b[1]) + st.paint(cyan, "•") + " " + m.inline(b[3], nil)
 	}
-	if n := numberRe.FindStringSubmatch(l); n != nil {
+	if n := numberRe().FindStringSubmatch(l); n != nil {
 		return termsafe.String(n[1]) + st.paint(cyan, n[2]) + " " + m.inline(n[3], nil)
 	}
-	if q := quoteRe.FindStringSubmatch(l); q != nil {
+	if q := quoteRe().FindStringSubmatch(l); q != nil {
 		return st.paint(dim, "│") + " " + m.inline(q[1], []string{italic})
 	}
 	return m.inline(l, nil)
@@ -123,18 +125,18 @@ func (m *Markdown) line(l string) string {
 
 // plain renders a line without colour: the block markers stay, the inline ones go.
 func (m *Markdown) plain(l string) string {
-	if ruleRe.MatchString(l) && sameRule(l) {
+	if ruleRe().MatchString(l) && sameRule(l) {
 		return termsafe.String(l)
 	}
-	for _, re := range []*regexp.Regexp{bulletRe, numberRe} {
+	for _, re := range []*regexp.Regexp{bulletRe(), numberRe()} {
 		if p := re.FindStringSubmatch(l); p != nil {
 			return termsafe.String(l[:len(l)-len(p[3])]) + m.inline(p[3], nil)
 		}
 	}
-	if h := headingRe.FindStringSubmatchIndex(l); h != nil {
+	if h := headingRe().FindStringSubmatchIndex(l); h != nil {
 		return termsafe.String(l[:h[4]]) + m.inline(l[h[4]:h[5]], nil) + termsafe.String(l[h[5]:])
 	}
-	if q := quoteRe.FindStringSubmatchIndex(l); q != nil {
+	if q := quoteRe().FindStringSubmatchIndex(l); q != nil {
 		return termsafe.String(l[:q[2]]) + m.inline(l[q[2]:], nil)
 	}
 	return m.inline(l, nil)

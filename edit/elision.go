@@ -3,6 +3,7 @@ package edit
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // commentMarks are trimmed from a line before it is checked for a placeholder.
@@ -12,8 +13,12 @@ const commentMarks = " \t/#*;-<>!{}"
 // ("... existing code ...", "rest of methods ...", "... 20 more lines") or a stand-in
 // phrase without one ("rest unchanged", "existing code here").
 var (
-	elided  = regexp.MustCompile(`(?i)^(\.\.\.|…)?\s*(rest|remaining|remainder|existing|other|previous|more|same|unchanged|omitted|\d+ more)\b[\w ,]{0,40}?\s*(\.\.\.|…)?$`)
-	standIn = regexp.MustCompile(`(?i)^(the )?(rest|remainder)( of( the)? \w+( \w+)?)? (unchanged|remains( the same| unchanged)?|as before|here|omitted)$|^existing (code|content|implementation)( here| unchanged)?$|^(code|content|implementation) (unchanged|omitted)$|^unchanged$`)
+	elided = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(\.\.\.|…)?\s*(rest|remaining|remainder|existing|other|previous|more|same|unchanged|omitted|\d+ more)\b[\w ,]{0,40}?\s*(\.\.\.|…)?$`)
+	})
+	standIn = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(the )?(rest|remainder)( of( the)? \w+( \w+)?)? (unchanged|remains( the same| unchanged)?|as before|here|omitted)$|^existing (code|content|implementation)( here| unchanged)?$|^(code|content|implementation) (unchanged|omitted)$|^unchanged$`)
+	})
 )
 
 // placeholder reports whether line stands for lines left out rather than being code: a
@@ -30,9 +35,9 @@ func placeholder(line string, bare bool) bool {
 	case t == "" || !comment && !ellipsis:
 		return false // code, or a sentence
 	case ellipsis:
-		return elided.MatchString(t)
+		return elided().MatchString(t)
 	}
-	return standIn.MatchString(t)
+	return standIn().MatchString(t)
 }
 
 // checkElision refuses a new_string that leaves out code behind a placeholder line that

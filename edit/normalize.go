@@ -3,6 +3,7 @@ package edit
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A normalization brings old_string and new_string to what the model meant, the same way
@@ -71,12 +72,14 @@ func trailingBlankLines(s string) string {
 }
 
 // fence is a Markdown code fence around a whole string: ```lang, the text, ```.
-var fence = regexp.MustCompile("(?s)^[ \t]*(```+|~~~+)[A-Za-z0-9_+.#-]*[ \t]*\n(.*?)\n?[ \t]*(```+|~~~+)[ \t]*\n?$")
+var fence = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?s)^[ \t]*(```+|~~~+)[A-Za-z0-9_+.#-]*[ \t]*\n(.*?)\n?[ \t]*(```+|~~~+)[ \t]*\n?$")
+})
 
 // dropCodeFences drops a code fence that wraps both strings, as aider does: models copy
 // the fence of their own answer into old_string and new_string.
 func dropCodeFences(old, repl string) (string, string, bool) {
-	o, r := fence.FindStringSubmatch(old), fence.FindStringSubmatch(repl)
+	o, r := fence().FindStringSubmatch(old), fence().FindStringSubmatch(repl)
 	if o == nil || r == nil || o[1] != o[3] || r[1] != r[3] {
 		return "", "", false // RE2 has no backreference: the closing fence is checked here
 	}

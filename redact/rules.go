@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"regexp"
+	"sync"
 )
 
 // defaultRules is the built-in rule table, in priority order: when matches overlap, the
@@ -25,13 +26,13 @@ func defaultRules() []*Rule {
 		{Name: "pypi-token", keywords: []string{"pypi-AgEIcHlwaS5vcmc"}, caseSensitive: true,
 			find: token(base64url, 50, 4096)},
 		{Name: "slack-token", keywords: []string{"xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"}, caseSensitive: true,
-			find: pattern(slackToken, 30)},
+			find: pattern(slackToken(), 30)},
 		{Name: "slack-webhook", keywords: []string{"hooks.slack.com/services/"}, find: findSlackWebhook},
 		{Name: "stripe-key", keywords: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, caseSensitive: true,
 			find: token(alnum, 24, 255)},
 		{Name: "twilio-api-key", keywords: []string{"SK"}, caseSensitive: true, find: token(hexLower, 32, 32)},
-		{Name: "sendgrid-api-key", keywords: []string{"SG."}, caseSensitive: true, find: pattern(sendgridKey, 0)},
-		{Name: "anthropic-api-key", keywords: []string{"sk-ant-"}, caseSensitive: true, find: pattern(anthropicKey, 0)},
+		{Name: "sendgrid-api-key", keywords: []string{"SG."}, caseSensitive: true, find: pattern(sendgridKey(), 0)},
+		{Name: "anthropic-api-key", keywords: []string{"sk-ant-"}, caseSensitive: true, find: pattern(anthropicKey(), 0)},
 		{Name: "openai-api-key", keywords: []string{"sk-"}, caseSensitive: true, find: findOpenAIKey},
 		{Name: "google-api-key", keywords: []string{"AIza"}, caseSensitive: true, find: token(base64url, 35, 35)},
 		{Name: "huggingface-token", keywords: []string{"hf_"}, caseSensitive: true, find: findHuggingFace},
@@ -143,12 +144,19 @@ func placeholderToken(body []byte) bool {
 	return bytes.Contains(lb, []byte("example")) || bytes.Contains(lb, []byte("xxxxxxxx"))
 }
 
-// Regular expressions of multi-part tokens, run anchored on a window at a keyword hit.
+// Regular expressions of multi-part tokens, run anchored on a window at a keyword hit;
+// compiled with the default rules, not at package init (which runs on every start of jido).
 var (
-	slackToken   = regexp.MustCompile(`^xox[abprs]-[0-9A-Za-z]{4,}(?:-[0-9A-Za-z]{4,}){1,5}`)
-	sendgridKey  = regexp.MustCompile(`^SG\.[0-9A-Za-z_-]{22}\.[0-9A-Za-z_-]{43}`)
-	anthropicKey = regexp.MustCompile(`^sk-ant-(?:api|admin|oat|ort)[0-9]{2}-[0-9A-Za-z_-]{32,}`)
-	slackHook    = regexp.MustCompile(`^hooks\.slack\.com/services/(T[A-Z0-9]{6,12}/B[A-Z0-9]{6,12}/[A-Za-z0-9]{16,32})`)
+	slackToken = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^xox[abprs]-[0-9A-Za-z]{4,}(?:-[0-9A-Za-z]{4,}){1,5}`)
+	})
+	sendgridKey  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^SG\.[0-9A-Za-z_-]{22}\.[0-9A-Za-z_-]{43}`) })
+	anthropicKey = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^sk-ant-(?:api|admin|oat|ort)[0-9]{2}-[0-9A-Za-z_-]{32,}`)
+	})
+	slackHook = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^hooks\.slack\.com/services/(T[A-Z0-9]{6,12}/B[A-Z0-9]{6,12}/[A-Za-z0-9]{16,32})`)
+	})
 )
 
 // window is the most a regexp reads past a keyword.
@@ -176,7 +184,7 @@ func pattern(re *regexp.Regexp, minLen int) finder {
 // findSlackWebhook replaces the secret path of a Slack incoming-webhook URL and keeps
 // the host, so the reader still knows what the URL was.
 func findSlackWebhook(b []byte, start, _ int) (int, int, bool) {
-	loc := slackHook.FindSubmatchIndex(b[start:min(len(b), start+window)])
+	loc := slackHook().FindSubmatchIndex(b[start:min(len(b), start+window)])
 	if loc == nil || !boundaryAfter(b, start+loc[3]) {
 		return 0, 0, false
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/jido-run/jido/security"
 )
@@ -71,7 +72,9 @@ func quarantine(root *security.Root, rel, id string) string {
 
 // dangerousGitKey matches the git configuration keys that make git run a program, or
 // read configuration from elsewhere, lower-cased as git lists them.
-var dangerousGitKey = regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|alternaterefscommand|worktree)|sequence\.editor|diff\.external|(diff|merge|filter|difftool|mergetool|browser|man|gpg|credential)\..*|pager\..*|alias\..*|include\.path|includeif\..*|uploadpack\..*|receive\.procreceiverefs|remote\..*\.(uploadpack|receivepack)|web\.browser)$`)
+var dangerousGitKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|alternaterefscommand|worktree)|sequence\.editor|diff\.external|(diff|merge|filter|difftool|mergetool|browser|man|gpg|credential)\..*|pager\..*|alias\..*|include\.path|includeif\..*|uploadpack\..*|receive\.procreceiverefs|remote\..*\.(uploadpack|receivepack)|web\.browser)$`)
+})
 
 // sanitizeGitDir makes a git directory (root-relative) that the command created, or whose
 // hooks or config it created, harmless to the host's git: hooks other than git's samples
@@ -99,7 +102,7 @@ func sanitizeGitDir(root *security.Root, gitDir, id string) []string {
 		return append(notes, quarantine(root, gitDir+"/config", id))
 	}
 	for key := range strings.FieldsSeq(string(out)) {
-		if dangerousGitKey.MatchString(strings.ToLower(key)) {
+		if dangerousGitKey().MatchString(strings.ToLower(key)) {
 			if exec.Command("git", "config", "--file", cfg, "--unset-all", key).Run() != nil {
 				return append(notes, quarantine(root, gitDir+"/config", id))
 			}
@@ -127,13 +130,15 @@ func sanitizeModules(root *security.Root, modules, id string) []string {
 }
 
 // denial matches what a program prints when the kernel refused it a file or an operation.
-var denial = regexp.MustCompile(`(?i)read-only file system|permission denied|operation not permitted`)
+var denial = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)read-only file system|permission denied|operation not permitted`)
+})
 
 // sandboxNotes explains a failure that looks like the sandbox's doing (a denial, or the
 // memory limit), and says when the scan before the command did not cover the whole tree.
 func sandboxNotes(res *Result, sc Scan, oom bool) []string {
 	var notes []string
-	if res.ExitCode != 0 && res.Sandbox.Confined && (denial.MatchString(res.Stderr) || denial.MatchString(res.Stdout)) {
+	if res.ExitCode != 0 && res.Sandbox.Confined && (denial().MatchString(res.Stderr) || denial().MatchString(res.Stdout)) {
 		notes = append(notes, "this may be the sandbox refusing: commands write only inside the project and $TMPDIR; "+
 			"protected paths (.git/config, .git/hooks, .git/info, .jido, .vscode, .idea, .envrc, shell rc files, and the config's protected list) are read-only; "+
 			"secret files read empty; there is no network unless allowed. If the command needs more, ask the user to run it outside jido")

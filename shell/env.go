@@ -80,13 +80,15 @@ func projectGoCache(rootPath string) (string, error) {
 // safeGitKeys matches the user's git settings that commands get (as git lists them, lower
 // case): who commits, and defaults that run nothing. Never credentials, helpers, hooks
 // or aliases.
-var safeGitKeys = regexp.MustCompile(`^(user\.name|user\.email|init\.defaultbranch|core\.autocrlf|pull\.rebase)$`)
+var safeGitKeys = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(user\.name|user\.email|init\.defaultbranch|core\.autocrlf|pull\.rebase)$`)
+})
 
 // writeGitConfig gives the commands' private HOME a .gitconfig with the user's safeGitKeys,
 // read from the user's global git configuration in one git call, so that git commit works
 // inside.
 func writeGitConfig(home string) {
-	out, err := exec.Command("git", "config", "--global", "--get-regexp", safeGitKeys.String()).Output()
+	out, err := exec.Command("git", "config", "--global", "--get-regexp", safeGitKeys().String()).Output()
 	if err != nil {
 		return
 	}
@@ -94,7 +96,7 @@ func writeGitConfig(home string) {
 	section := ""
 	for line := range strings.Lines(string(out)) {
 		key, v, _ := strings.Cut(strings.TrimRight(line, "\n"), " ")
-		if !safeGitKeys.MatchString(key) || v == "" || strings.Contains(v, `"`) {
+		if !safeGitKeys().MatchString(key) || v == "" || strings.Contains(v, `"`) {
 			continue
 		}
 		sec, name, _ := strings.Cut(key, ".")

@@ -120,7 +120,7 @@ func pruneOutputs(root *security.Root, maxAge time.Duration) int {
 	cutoff := time.Now().Add(-maxAge)
 	removed := 0
 	for _, e := range entries {
-		if !outputName.MatchString(e.Name()) || e.Type()&fs.ModeSymlink != 0 {
+		if !outputName().MatchString(e.Name()) || e.Type()&fs.ModeSymlink != 0 {
 			continue
 		}
 		info, err := e.Info()
@@ -136,7 +136,9 @@ func pruneOutputs(root *security.Root, maxAge time.Duration) int {
 
 // outputName matches the names jido gives in OutputDir: a command's spool files
 // (newID's run-N-HEX and job-N-HEX) and run_tests's report directories (tests-HEX).
-var outputName = regexp.MustCompile(`^((run|job)-[0-9]+-[0-9a-f]{8}\.(stdout|stderr)\.log|tests-[0-9a-f]{12})$`)
+var outputName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^((run|job)-[0-9]+-[0-9a-f]{8}\.(stdout|stderr)\.log|tests-[0-9a-f]{12})$`)
+})
 
 // Request is one command.
 type Request struct {

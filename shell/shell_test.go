@@ -211,12 +211,12 @@ func TestOutputNames(t *testing.T) {
 		{".git", false},
 		{"", false},
 	} {
-		assert.Equal(t, tc.jido, outputName.MatchString(tc.name), "%q", tc.name)
+		assert.Equal(t, tc.jido, outputName().MatchString(tc.name), "%q", tc.name)
 	}
 	r := &Runner{}
 	for _, prefix := range []string{"run", "job"} {
 		for _, stream := range []string{"stdout", "stderr"} {
-			assert.Regexp(t, outputName, r.newID(prefix)+"."+stream+".log", "the names spool gives")
+			assert.Regexp(t, outputName(), r.newID(prefix)+"."+stream+".log", "the names spool gives")
 		}
 	}
 }

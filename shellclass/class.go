@@ -62,6 +62,7 @@ type Result struct {
 // Classify parses and classifies line. Unparsable input is Destructive with Parsed false and a
 // reason quoting the parser's error.
 func Classify(line string) (res Result) {
+	loadTables()
 	if len(line) > maxInput {
 		return unparsed(fmt.Sprintf("command line is %d bytes, over the %d KiB limit; not analysed", len(line), maxInput>>10))
 	}
@@ -79,6 +80,7 @@ func Classify(line string) (res Result) {
 // Every element is literal: no quoting, expansion or globbing applies, but wrappers are still
 // unwrapped and "bash -c STRING" is still parsed.
 func ClassifyArgv(argv []string) (res Result) {
+	loadTables()
 	if n := argvSize(argv); n > maxInput {
 		return unparsed(fmt.Sprintf("argv is %d bytes, over the %d KiB limit; not analysed", n, maxInput>>10))
 	}

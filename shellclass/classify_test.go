@@ -798,6 +798,7 @@ func checkInvariants(t *testing.T, line string, res Result) {
 // TestTablesDisjoint checks that no command is in two rule tables, where the earlier in
 // lookup's order would silently win.
 func TestTablesDisjoint(t *testing.T) {
+	loadTables()
 	seen := map[string]string{}
 	note := func(table string, names ...string) {
 		for _, n := range names {

@@ -39,6 +39,7 @@ func envRisk(name string) verdict {
 // env) as the same assignments written before the command would be. Risky lists the
 // variables that raised the class: while one is set, no allow rule should match the call.
 func ClassifyEnv(env map[string]string) (res Result, risky []string) {
+	loadTables()
 	c := newClassifier()
 	defer c.recover(&res)
 	names := make([]string, 0, len(env))

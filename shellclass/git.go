@@ -14,9 +14,11 @@ var gitExecConfig = []string{"alias.", "pager", "editor", "sshcommand", "fsmonit
 	"uploadpack", "receivepack", "difffilter", "cmd", "tool", "filter."}
 
 // gitRules are git subcommands whose class does not depend on their arguments.
-var gitRules = map[string]rule{}
+var gitRules map[string]rule
 
-func init() {
+// buildGit fills gitRules and gitArgRules (see loadTables).
+func buildGit() {
+	gitRules = map[string]rule{}
 	for keys, r := range map[string]rule{
 		"status log diff show blame annotate rev-parse ls-files ls-tree grep describe shortlog cat-file rev-list whatchanged name-rev for-each-ref show-ref merge-base check-ignore check-attr check-ref-format check-mailmap count-objects fsck verify-commit verify-tag verify-pack show-branch range-diff cherry diff-tree diff-files diff-index var help version get-tar-commit-id column": {ReadOnly, "{} only reads"},
 		"fetch pull clone ls-remote send-email fetch-pack send-pack request-pull svn p4 daemon instaweb": {Network, "{} talks to a remote repository"},
@@ -32,7 +34,7 @@ func init() {
 // gitArgRules are git subcommands whose class depends on their arguments.
 var gitArgRules map[string]func(x *call, args []arg) verdict
 
-func init() {
+func buildGitArgs() {
 	gitArgRules = map[string]func(*call, []arg) verdict{
 		"push":      gitPush,
 		"clean":     gitClean,

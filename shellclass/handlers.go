@@ -62,13 +62,13 @@ func lookup(x *call) (v verdict, known bool) {
 	return verdict{Mutating, "unknown command " + x.name + " may change files"}, false
 }
 
-var readOnly = map[string]bool{}
+var readOnly map[string]bool
 
 // shellNames are the shells, whose -c string is parsed as a script.
 var shellNames = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
 
-// handlers classify commands whose class depends on their arguments. Filled in init to break
-// the initialization cycle handlers -> argv -> handlers.
+// handlers classify commands whose class depends on their arguments. Filled by loadTables,
+// which also breaks the initialization cycle handlers -> argv -> handlers.
 var handlers map[string]func(*call) verdict
 
 // prefixHandlers match command names by prefix: mkfs.ext4, python3.12, pip3.12.
@@ -77,7 +77,9 @@ var prefixHandlers []struct {
 	handle func(*call) verdict
 }
 
-func init() {
+// buildHandlers fills readOnly, handlers and prefixHandlers (see loadTables).
+func buildHandlers() {
+	readOnly = map[string]bool{}
 	for _, n := range readOnlyCommands {
 		readOnly[n] = true
 	}

@@ -46,81 +46,86 @@ var readOnlyCommands = []string{
 // commandRules are commands whose class does not depend on their arguments. Together with
 // readOnlyCommands, handlers, tools and wrappers they make the rule tables; any other command
 // is Mutating ("unknown command").
-var commandRules = map[string]rule{
-	// Destructive: delete, overwrite, change permissions, stop processes or the machine.
-	"rm":       {Destructive, "rm deletes files"},
-	"unlink":   {Destructive, "unlink deletes a file"},
-	"rmdir":    {Destructive, "rmdir deletes directories"},
-	"shred":    {Destructive, "shred destroys file contents"},
-	"dd":       {Destructive, "dd writes raw data and can overwrite disks"},
-	"truncate": {Destructive, "truncate cuts files"},
-	"chmod":    {Destructive, "chmod changes permissions"},
-	"chown":    {Destructive, "chown changes owners"},
-	"chgrp":    {Destructive, "chgrp changes groups"},
-	"chattr":   {Destructive, "chattr changes file attributes"},
-	"mv":       {Destructive, "mv can overwrite its destination"},
-	"kill":     {Destructive, "kill stops processes"},
-	"pkill":    {Destructive, "pkill stops processes"},
-	"killall":  {Destructive, "killall stops processes"},
-	"reboot":   {Destructive, "reboot restarts the machine"},
-	"shutdown": {Destructive, "shutdown stops the machine"},
-	"halt":     {Destructive, "halt stops the machine"},
-	"poweroff": {Destructive, "poweroff stops the machine"},
-	"wipefs":   {Destructive, "wipefs erases disk signatures"},
-	"fdisk":    {Destructive, "fdisk changes disk partitions"},
-	"sfdisk":   {Destructive, "sfdisk changes disk partitions"},
-	"parted":   {Destructive, "parted changes disk partitions"},
-	"mkswap":   {Destructive, "mkswap formats a device"},
-	"mke2fs":   {Destructive, "mke2fs formats a device"},
-	"userdel":  {Destructive, "userdel deletes a user"},
-	"groupdel": {Destructive, "groupdel deletes a group"},
+var commandRules map[string]rule
 
-	// Network: talk to other machines.
-	"curl":        {Network, "curl transfers data over the network"},
-	"wget":        {Network, "wget downloads over the network"},
-	"sftp":        {Network, "sftp transfers files over the network"},
-	"nc":          {Network, "nc opens network connections"},
-	"ncat":        {Network, "ncat opens network connections"},
-	"netcat":      {Network, "netcat opens network connections"},
-	"socat":       {Network, "socat opens network connections"},
-	"telnet":      {Network, "telnet opens network connections"},
-	"ftp":         {Network, "ftp transfers files over the network"},
-	"lftp":        {Network, "lftp transfers files over the network"},
-	"ping":        {Network, "ping sends network packets"},
-	"ping6":       {Network, "ping6 sends network packets"},
-	"traceroute":  {Network, "traceroute sends network packets"},
-	"tracepath":   {Network, "tracepath sends network packets"},
-	"mtr":         {Network, "mtr sends network packets"},
-	"nmap":        {Network, "nmap scans the network"},
-	"dig":         {Network, "dig queries DNS"},
-	"nslookup":    {Network, "nslookup queries DNS"},
-	"host":        {Network, "host queries DNS"},
-	"whois":       {Network, "whois queries the network"},
-	"http":        {Network, "http (httpie) sends HTTP requests"},
-	"https":       {Network, "https (httpie) sends HTTP requests"},
-	"xh":          {Network, "xh sends HTTP requests"},
-	"aria2c":      {Network, "aria2c downloads over the network"},
-	"mosh":        {Network, "mosh opens a remote shell"},
-	"ssh-copy-id": {Network, "ssh-copy-id installs keys on a remote host"},
-	"ssh-keyscan": {Network, "ssh-keyscan contacts remote hosts"},
-	"npx":         {Network, "npx downloads and runs a package"},
-	"pnpx":        {Network, "pnpx downloads and runs a package"},
-	"bunx":        {Network, "bunx downloads and runs a package"},
-	"uvx":         {Network, "uvx downloads and runs a package"},
+// buildCommandRules fills commandRules (see loadTables).
+func buildCommandRules() {
+	commandRules = map[string]rule{
+		// Destructive: delete, overwrite, change permissions, stop processes or the machine.
+		"rm":       {Destructive, "rm deletes files"},
+		"unlink":   {Destructive, "unlink deletes a file"},
+		"rmdir":    {Destructive, "rmdir deletes directories"},
+		"shred":    {Destructive, "shred destroys file contents"},
+		"dd":       {Destructive, "dd writes raw data and can overwrite disks"},
+		"truncate": {Destructive, "truncate cuts files"},
+		"chmod":    {Destructive, "chmod changes permissions"},
+		"chown":    {Destructive, "chown changes owners"},
+		"chgrp":    {Destructive, "chgrp changes groups"},
+		"chattr":   {Destructive, "chattr changes file attributes"},
+		"mv":       {Destructive, "mv can overwrite its destination"},
+		"kill":     {Destructive, "kill stops processes"},
+		"pkill":    {Destructive, "pkill stops processes"},
+		"killall":  {Destructive, "killall stops processes"},
+		"reboot":   {Destructive, "reboot restarts the machine"},
+		"shutdown": {Destructive, "shutdown stops the machine"},
+		"halt":     {Destructive, "halt stops the machine"},
+		"poweroff": {Destructive, "poweroff stops the machine"},
+		"wipefs":   {Destructive, "wipefs erases disk signatures"},
+		"fdisk":    {Destructive, "fdisk changes disk partitions"},
+		"sfdisk":   {Destructive, "sfdisk changes disk partitions"},
+		"parted":   {Destructive, "parted changes disk partitions"},
+		"mkswap":   {Destructive, "mkswap formats a device"},
+		"mke2fs":   {Destructive, "mke2fs formats a device"},
+		"userdel":  {Destructive, "userdel deletes a user"},
+		"groupdel": {Destructive, "groupdel deletes a group"},
 
-	// Mutating: write local files or state.
-	"touch":   {Mutating, "touch creates or updates files"},
-	"mkdir":   {Mutating, "mkdir creates directories"},
-	"mktemp":  {Mutating, "mktemp creates a file"},
-	"cp":      {Mutating, "cp writes files"},
-	"install": {Mutating, "install copies files"},
-	"patch":   {Mutating, "patch edits files"},
-	"split":   {Mutating, "split writes files"},
-	"csplit":  {Mutating, "csplit writes files"},
-	"zip":     {Mutating, "zip writes an archive"},
-	"alias":   {Mutating, "alias changes what later commands run"},
-	"unalias": {Mutating, "unalias changes what later commands run"},
-	"enable":  {Mutating, "enable changes or loads shell builtins"},
+		// Network: talk to other machines.
+		"curl":        {Network, "curl transfers data over the network"},
+		"wget":        {Network, "wget downloads over the network"},
+		"sftp":        {Network, "sftp transfers files over the network"},
+		"nc":          {Network, "nc opens network connections"},
+		"ncat":        {Network, "ncat opens network connections"},
+		"netcat":      {Network, "netcat opens network connections"},
+		"socat":       {Network, "socat opens network connections"},
+		"telnet":      {Network, "telnet opens network connections"},
+		"ftp":         {Network, "ftp transfers files over the network"},
+		"lftp":        {Network, "lftp transfers files over the network"},
+		"ping":        {Network, "ping sends network packets"},
+		"ping6":       {Network, "ping6 sends network packets"},
+		"traceroute":  {Network, "traceroute sends network packets"},
+		"tracepath":   {Network, "tracepath sends network packets"},
+		"mtr":         {Network, "mtr sends network packets"},
+		"nmap":        {Network, "nmap scans the network"},
+		"dig":         {Network, "dig queries DNS"},
+		"nslookup":    {Network, "nslookup queries DNS"},
+		"host":        {Network, "host queries DNS"},
+		"whois":       {Network, "whois queries the network"},
+		"http":        {Network, "http (httpie) sends HTTP requests"},
+		"https":       {Network, "https (httpie) sends HTTP requests"},
+		"xh":          {Network, "xh sends HTTP requests"},
+		"aria2c":      {Network, "aria2c downloads over the network"},
+		"mosh":        {Network, "mosh opens a remote shell"},
+		"ssh-copy-id": {Network, "ssh-copy-id installs keys on a remote host"},
+		"ssh-keyscan": {Network, "ssh-keyscan contacts remote hosts"},
+		"npx":         {Network, "npx downloads and runs a package"},
+		"pnpx":        {Network, "pnpx downloads and runs a package"},
+		"bunx":        {Network, "bunx downloads and runs a package"},
+		"uvx":         {Network, "uvx downloads and runs a package"},
+
+		// Mutating: write local files or state.
+		"touch":   {Mutating, "touch creates or updates files"},
+		"mkdir":   {Mutating, "mkdir creates directories"},
+		"mktemp":  {Mutating, "mktemp creates a file"},
+		"cp":      {Mutating, "cp writes files"},
+		"install": {Mutating, "install copies files"},
+		"patch":   {Mutating, "patch edits files"},
+		"split":   {Mutating, "split writes files"},
+		"csplit":  {Mutating, "csplit writes files"},
+		"zip":     {Mutating, "zip writes an archive"},
+		"alias":   {Mutating, "alias changes what later commands run"},
+		"unalias": {Mutating, "unalias changes what later commands run"},
+		"enable":  {Mutating, "enable changes or loads shell builtins"},
+	}
 }
 
 // codeVars are environment variables whose value programs run as a command line:
@@ -288,10 +293,13 @@ var (
 )
 
 // packageTools classify package managers, build tools and infrastructure CLIs by subcommand.
-// Filled in init: the tables refer to each other (pip is also python -m pip).
+// Filled by loadTables: the tables refer to each other (pip is also python -m pip).
 var tools map[string]*tool
 
-func init() {
+// buildTools fills tools (see loadTables).
+func buildTools() {
+	apt, compose, terraform := aptTool(), composeTool(), terraformTool()
+	docker := dockerTool(compose)
 	pip := &tool{
 		opts: optSpec{long: longs("proxy", "cache-dir", "log", "timeout", "retries", "cert", "client-cert", "python")},
 		bare: roHelp, other: mutUnknown,
@@ -442,9 +450,9 @@ func init() {
 				"list show check info version help": ro("{} only reads"),
 			},
 		},
-		"apt":      aptTool,
-		"apt-get":  aptTool,
-		"aptitude": aptTool,
+		"apt":      apt,
+		"apt-get":  apt,
+		"aptitude": apt,
 		"brew": {
 			bare: roHelp, other: mutUnknown,
 			subs: map[string]sub{
@@ -454,9 +462,9 @@ func init() {
 				"list ls info config doctor deps uses leaves home --version --prefix --cellar": ro("{} only reads"),
 			},
 		},
-		"docker":         dockerTool,
-		"podman":         dockerTool,
-		"docker-compose": composeTool,
+		"docker":         docker,
+		"podman":         docker,
+		"docker-compose": compose,
 		"kubectl": {
 			opts: optSpec{value: "ns", long: longs("namespace", "context", "kubeconfig", "server", "cluster", "user", "token", "as", "request-timeout")},
 			bare: roHelp, other: rule{Network, "{} talks to a cluster"},
@@ -468,8 +476,8 @@ func init() {
 					subs: map[string]sub{"view get-contexts get-clusters get-users current-context": ro("{} only reads")}}),
 			},
 		},
-		"terraform": terraformTool,
-		"tofu":      terraformTool,
+		"terraform": terraform,
+		"tofu":      terraform,
 		"systemctl": {
 			opts: optSpec{value: "HMtpon", long: longs("host", "machine", "type", "property", "output", "lines", "root", "state")},
 			bare: rule{ReadOnly, "{} lists units"}, other: mutUnknown,
@@ -485,88 +493,96 @@ func init() {
 	}
 }
 
-var aptTool = &tool{
-	opts: optSpec{value: "oct"},
-	bare: roHelp, other: mutUnknown,
-	subs: map[string]sub{
-		"install update upgrade dist-upgrade full-upgrade download source build-dep reinstall changelog": net("{} downloads packages"),
-		"remove purge autoremove autopurge":                    des("{} removes packages"),
-		"list search show showsrc policy depends rdepends moo": ro("{} only reads"),
-		"clean autoclean mark satisfy":                         mut("{} changes the package state"),
-	},
+func aptTool() *tool {
+	return &tool{
+		opts: optSpec{value: "oct"},
+		bare: roHelp, other: mutUnknown,
+		subs: map[string]sub{
+			"install update upgrade dist-upgrade full-upgrade download source build-dep reinstall changelog": net("{} downloads packages"),
+			"remove purge autoremove autopurge":                    des("{} removes packages"),
+			"list search show showsrc policy depends rdepends moo": ro("{} only reads"),
+			"clean autoclean mark satisfy":                         mut("{} changes the package state"),
+		},
+	}
 }
 
-var dockerTool = &tool{
-	opts: optSpec{value: "Hcl", long: longs("host", "context", "config", "log-level", "tlscacert", "tlscert", "tlskey")},
-	bare: roHelp, other: mutUnknown,
-	subs: map[string]sub{
-		"ps images inspect logs version info history top stats diff port events": ro("{} only reads"),
-		"pull push build login logout search":                                    net("{} talks to a registry"),
-		"rm rmi kill":                                                            des("{} removes containers or images"),
-		"run exec create start stop restart pause unpause cp commit tag save load import export rename update attach wait": mut("{} changes containers"),
-		"container": mut("{}").then(&tool{bare: roHelp, other: rule{Mutating, "{} changes containers"}, subs: map[string]sub{
-			"ls list ps inspect logs top stats diff port": ro("{} only reads"),
-			"rm prune kill": des("{} removes containers"),
-		}}),
-		"image": mut("{}").then(&tool{bare: roHelp, other: rule{Mutating, "{} changes images"}, subs: map[string]sub{
-			"ls list inspect history": ro("{} only reads"),
-			"rm prune":                des("{} removes images"),
-			"pull push build":         net("{} talks to a registry"),
-		}}),
-		"volume": mut("{}").then(&tool{bare: roHelp, other: rule{Mutating, "{} changes volumes"}, subs: map[string]sub{
-			"ls list inspect": ro("{} only reads"),
-			"rm prune":        des("{} deletes volumes"),
-		}}),
-		"network": mut("{}").then(&tool{bare: roHelp, other: rule{Mutating, "{} changes networks"}, subs: map[string]sub{
-			"ls list inspect": ro("{} only reads"),
-			"rm prune":        des("{} removes networks"),
-		}}),
-		"system": mut("{}").then(&tool{bare: roHelp, other: mutUnknown, subs: map[string]sub{
-			"prune":          des("{} deletes unused data"),
-			"df info events": ro("{} only reads"),
-		}}),
-		"builder buildx": mut("{}").then(&tool{bare: roHelp, other: mutUnknown, subs: map[string]sub{
-			"prune rm":              des("{} deletes build cache"),
-			"build bake":            net("{} builds and may pull images"),
-			"ls inspect du version": ro("{} only reads"),
-		}}),
-		"compose": mut("{}").then(composeTool),
-	},
+func dockerTool(compose *tool) *tool {
+	return &tool{
+		opts: optSpec{value: "Hcl", long: longs("host", "context", "config", "log-level", "tlscacert", "tlscert", "tlskey")},
+		bare: roHelp, other: mutUnknown,
+		subs: map[string]sub{
+			"ps images inspect logs version info history top stats diff port events": ro("{} only reads"),
+			"pull push build login logout search":                                    net("{} talks to a registry"),
+			"rm rmi kill":                                                            des("{} removes containers or images"),
+			"run exec create start stop restart pause unpause cp commit tag save load import export rename update attach wait": mut("{} changes containers"),
+			"container": mut("{}").then(&tool{bare: roHelp, other: rule{Mutating, "{} changes containers"}, subs: map[string]sub{
+				"ls list ps inspect logs top stats diff port": ro("{} only reads"),
+				"rm prune kill": des("{} removes containers"),
+			}}),
+			"image": mut("{}").then(&tool{bare: roHelp, other: rule{Mutating, "{} changes images"}, subs: map[string]sub{
+				"ls list inspect history": ro("{} only reads"),
+				"rm prune":                des("{} removes images"),
+				"pull push build":         net("{} talks to a registry"),
+			}}),
+			"volume": mut("{}").then(&tool{bare: roHelp, other: rule{Mutating, "{} changes volumes"}, subs: map[string]sub{
+				"ls list inspect": ro("{} only reads"),
+				"rm prune":        des("{} deletes volumes"),
+			}}),
+			"network": mut("{}").then(&tool{bare: roHelp, other: rule{Mutating, "{} changes networks"}, subs: map[string]sub{
+				"ls list inspect": ro("{} only reads"),
+				"rm prune":        des("{} removes networks"),
+			}}),
+			"system": mut("{}").then(&tool{bare: roHelp, other: mutUnknown, subs: map[string]sub{
+				"prune":          des("{} deletes unused data"),
+				"df info events": ro("{} only reads"),
+			}}),
+			"builder buildx": mut("{}").then(&tool{bare: roHelp, other: mutUnknown, subs: map[string]sub{
+				"prune rm":              des("{} deletes build cache"),
+				"build bake":            net("{} builds and may pull images"),
+				"ls inspect du version": ro("{} only reads"),
+			}}),
+			"compose": mut("{}").then(compose),
+		},
+	}
 }
 
-var composeTool = &tool{
-	opts: optSpec{value: "fp", long: longs("file", "project-name", "profile", "env-file", "project-directory")},
-	bare: roHelp, other: rule{Mutating, "{} changes containers"},
-	subs: map[string]sub{
-		"ps logs config ls top images version port events": ro("{} only reads"),
-		"pull push build": net("{} talks to a registry"),
-		"rm kill":         des("{} removes containers"),
-		"down": mut("{} stops and removes containers").with(map[string]rule{
-			"-v": {Destructive, "{} deletes volumes"}, "--volumes": {Destructive, "{} deletes volumes"},
-			"--rmi": {Destructive, "{} deletes images"}}),
-	},
+func composeTool() *tool {
+	return &tool{
+		opts: optSpec{value: "fp", long: longs("file", "project-name", "profile", "env-file", "project-directory")},
+		bare: roHelp, other: rule{Mutating, "{} changes containers"},
+		subs: map[string]sub{
+			"ps logs config ls top images version port events": ro("{} only reads"),
+			"pull push build": net("{} talks to a registry"),
+			"rm kill":         des("{} removes containers"),
+			"down": mut("{} stops and removes containers").with(map[string]rule{
+				"-v": {Destructive, "{} deletes volumes"}, "--volumes": {Destructive, "{} deletes volumes"},
+				"--rmi": {Destructive, "{} deletes images"}}),
+		},
+	}
 }
 
-var terraformTool = &tool{
-	wordFlags: true, bare: roHelp, other: mutUnknown,
-	subs: map[string]sub{
-		"destroy": des("{} destroys infrastructure"),
-		"apply": net("{} changes remote infrastructure").with(map[string]rule{
-			"-destroy":      {Destructive, "{} destroys infrastructure"},
-			"-auto-approve": {Destructive, "{} changes infrastructure without confirmation"}}),
-		"plan init import refresh get login logout force-unlock taint untaint": net("{} talks to providers or state"),
-		"state": mut("{}").then(&tool{wordFlags: true, bare: roHelp, other: rule{Network, "{} changes remote state"}, subs: map[string]sub{
-			"list show": ro("{} only reads"),
-			"pull":      net("{} reads remote state"),
-			"rm":        des("{} removes resources from state"),
-		}}),
-		"workspace": mut("{}").then(&tool{wordFlags: true, bare: roHelp, other: rule{Network, "{} changes workspaces"}, subs: map[string]sub{
-			"list show": ro("{} only reads"),
-			"delete":    des("{} deletes a workspace"),
-		}}),
-		"fmt": mut("{} rewrites files"),
-		"validate show output version graph providers metadata console test": ro("{} only reads"),
-	},
+func terraformTool() *tool {
+	return &tool{
+		wordFlags: true, bare: roHelp, other: mutUnknown,
+		subs: map[string]sub{
+			"destroy": des("{} destroys infrastructure"),
+			"apply": net("{} changes remote infrastructure").with(map[string]rule{
+				"-destroy":      {Destructive, "{} destroys infrastructure"},
+				"-auto-approve": {Destructive, "{} changes infrastructure without confirmation"}}),
+			"plan init import refresh get login logout force-unlock taint untaint": net("{} talks to providers or state"),
+			"state": mut("{}").then(&tool{wordFlags: true, bare: roHelp, other: rule{Network, "{} changes remote state"}, subs: map[string]sub{
+				"list show": ro("{} only reads"),
+				"pull":      net("{} reads remote state"),
+				"rm":        des("{} removes resources from state"),
+			}}),
+			"workspace": mut("{}").then(&tool{wordFlags: true, bare: roHelp, other: rule{Network, "{} changes workspaces"}, subs: map[string]sub{
+				"list show": ro("{} only reads"),
+				"delete":    des("{} deletes a workspace"),
+			}}),
+			"fmt": mut("{} rewrites files"),
+			"validate show output version graph providers metadata console test": ro("{} only reads"),
+		},
+	}
 }
 
 // goRunFlags are go build flags that make go run another program, or write a file.

@@ -190,11 +190,12 @@ func longs(names ...string) map[string]bool {
 	return m
 }
 
-// wrappers are unwrapped to classify the command they run. Filled in init to break the
-// initialization cycle wrappers -> unwrap -> argv -> wrappers.
+// wrappers are unwrapped to classify the command they run. Filled by loadTables, which
+// also breaks the initialization cycle wrappers -> unwrap -> argv -> wrappers.
 var wrappers map[string]*wrapper
 
-func init() {
+// buildWrappers fills wrappers (see loadTables).
+func buildWrappers() {
 	passive := func(name, does string) rule { return rule{ReadOnly, name + " " + does} }
 	root := func(name string) rule { return rule{Destructive, name + " runs a command as another user (root)"} }
 	wrappers = map[string]*wrapper{

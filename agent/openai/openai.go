@@ -1,7 +1,8 @@
 // Package openai is an agent.Provider for OpenAI-compatible chat-completions servers
-// (llama.cpp, Ollama, vLLM, OpenAI), built on the official SDK. The SDK is used for the
-// request types and the event stream only: the loop retries, so the SDK does not, and
-// HTTP errors are decoded here, since servers differ in how they write them.
+// (llama.cpp, Ollama, vLLM, OpenAI). It speaks the one endpoint jido uses, streamed chat
+// completions, itself (wire.go): no SDK, whose packages cost more start-up time than
+// all of jido's. It does not retry (the loop does), and it decodes HTTP errors itself,
+// since servers differ in how they write them.
 package openai
 
 import (
@@ -19,11 +20,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
-	"github.com/openai/openai-go/v3/shared"
-
 	"github.com/jido-run/jido/agent"
 )
 
@@ -39,9 +35,9 @@ type Config struct {
 
 // Provider talks to one server and model. It is safe for concurrent use.
 type Provider struct {
-	cfg  Config
-	name string
-	chat openai.ChatCompletionService
+	cfg    Config
+	name   string
+	client *http.Client
 }
 
 // New checks cfg and returns its provider. It does not contact the server.
@@ -50,24 +46,11 @@ func New(cfg Config) (*Provider, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("openai: base URL %q: want an http or https URL such as http://localhost:11434/v1", cfg.BaseURL)
 	}
-	p := &Provider{cfg: cfg, name: fmt.Sprintf("openai-compatible (%s)", cmp.Or(cfg.Model, u.Host))}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = &http.Client{}
-	}
-	opts := []option.RequestOption{
-		option.WithBaseURL(cfg.BaseURL),
-		option.WithHTTPClient(client),
-		option.WithMaxRetries(0),
-		option.WithMiddleware(p.checkResponse),
-	}
-	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
-	}
-	// The service, not openai.NewClient, which would add OPENAI_API_KEY and friends from
-	// the environment and send an OpenAI key to whatever server BaseURL names.
-	p.chat = openai.NewChatCompletionService(opts...)
-	return p, nil
+	return &Provider{
+		cfg:    cfg,
+		name:   fmt.Sprintf("openai-compatible (%s)", cmp.Or(cfg.Model, u.Host)),
+		client: cmp.Or(cfg.HTTPClient, &http.Client{}),
+	}, nil
 }
 
 // Name names the backend and model, e.g. "openai-compatible (qwen2.5-coder:7b)".
@@ -75,52 +58,96 @@ func (p *Provider) Name() string { return p.name }
 
 // Complete streams one reply, passing its text to onText and gathering its tool calls.
 func (p *Provider) Complete(ctx context.Context, req agent.Request, onText func(string)) (agent.Message, error) {
-	stream := p.chat.NewStreaming(ctx, openai.ChatCompletionNewParams{
-		Model:    p.cfg.Model,
-		Messages: messages(req),
-		Tools:    tools(req.Tools),
-		// The usage comes in a last chunk; servers that do not know the option ignore it.
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
-	})
-	defer stream.Close()
-	var text strings.Builder
-	var calls accumulator
-	var usage *agent.Usage
-	chunks := 0 // chunks with choices: a stream without any is no completion
-	for stream.Next() {
-		chunks += min(len(stream.Current().Choices), 1)
-		if u := stream.Current().Usage; stream.Current().JSON.Usage.Valid() && (u.PromptTokens > 0 || u.CompletionTokens > 0) {
-			usage = &agent.Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens)}
-		}
-		for _, choice := range stream.Current().Choices {
-			if choice.Index != 0 {
-				continue
-			}
-			if d := choice.Delta.Content; d != "" {
-				text.WriteString(d)
-				if onText != nil {
-					onText(d)
-				}
-			}
-			for _, d := range choice.Delta.ToolCalls {
-				calls.add(d)
-			}
-		}
-	}
-	if err := stream.Err(); err != nil {
+	res, err := p.post(ctx, req)
+	if err != nil {
 		return agent.Message{}, p.streamError(ctx, err)
 	}
-	if chunks == 0 {
+	defer res.Body.Close()
+	var r reply
+	ev := newEvents(res.Body)
+	for ev.next() && !bytes.HasPrefix(ev.data, []byte("[DONE]")) {
+		if err := r.add(ev.data, onText); err != nil {
+			return agent.Message{}, p.streamError(ctx, fmt.Errorf("reading the reply: %w", err))
+		}
+	}
+	if err := ev.err(); err != nil {
+		return agent.Message{}, p.streamError(ctx, fmt.Errorf("reading the reply: %w", err))
+	}
+	if r.chunks == 0 {
 		return agent.Message{}, p.notACompletion("a stream without any choice (an empty stream, or only [DONE])")
 	}
-	return agent.Message{Role: agent.Assistant, Text: text.String(), Calls: calls.calls(), Usage: usage}, nil
+	return agent.Message{Role: agent.Assistant, Text: r.text.String(), Calls: r.calls.calls(), Usage: r.usage}, nil
+}
+
+// post sends the request for a streamed completion and returns the answer once
+// checkResponse has found it to be a stream.
+func (p *Provider) post(ctx context.Context, req agent.Request) (*http.Response, error) {
+	body := chatRequest{Model: p.cfg.Model, Messages: messages(req), Tools: tools(req.Tools), Stream: true}
+	body.StreamOptions.IncludeUsage = true
+	data, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the request: %w", err)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.completionsURL(), bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "text/event-stream")
+	// Only the configured key: never OPENAI_API_KEY, which would go to whatever server
+	// BaseURL names.
+	if p.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+p.cfg.APIKey)
+	}
+	res, err := p.client.Do(hreq)
+	return p.checkResponse(hreq, res, err)
+}
+
+// reply gathers a streamed reply, chunk by chunk.
+type reply struct {
+	text   strings.Builder
+	calls  accumulator
+	usage  *agent.Usage
+	chunks int // chunks with choices: a stream without any is no completion
+}
+
+// add decodes one chunk and adds its text (passed on to onText), calls and usage. An
+// error event ends the stream with the server's message.
+func (r *reply) add(data []byte, onText func(string)) error {
+	var c chunk
+	err := json.Unmarshal(data, &c)
+	if len(c.Error) > 0 {
+		return &agent.APIError{Message: serverMessage(data)}
+	}
+	if err != nil {
+		return err
+	}
+	r.chunks += min(len(c.Choices), 1)
+	if u := c.Usage; u != nil && (u.PromptTokens > 0 || u.CompletionTokens > 0) {
+		r.usage = &agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+	}
+	for _, choice := range c.Choices {
+		if choice.Index != 0 {
+			continue
+		}
+		if d := choice.Delta.Content; d != "" {
+			r.text.WriteString(d)
+			if onText != nil {
+				onText(d)
+			}
+		}
+		for _, d := range choice.Delta.ToolCalls {
+			r.calls.add(d)
+		}
+	}
+	return nil
 }
 
 // messages converts the conversation: results become "tool" messages, one per result.
-func messages(req agent.Request) []openai.ChatCompletionMessageParamUnion {
-	var out []openai.ChatCompletionMessageParamUnion
+func messages(req agent.Request) []message {
+	var out []message
 	if req.System != "" {
-		out = append(out, openai.SystemMessage(req.System))
+		out = append(out, message{Role: "system", Content: &req.System})
 	}
 	for _, m := range req.Messages {
 		if m.Role == agent.Assistant {
@@ -128,10 +155,10 @@ func messages(req agent.Request) []openai.ChatCompletionMessageParamUnion {
 			continue
 		}
 		for _, r := range m.Results {
-			out = append(out, openai.ToolMessage(string(agent.RenderResult(r)), r.CallID))
+			out = append(out, message{Role: "tool", Content: ptr(string(agent.RenderResult(r))), ToolCallID: r.CallID})
 		}
 		if m.Text != "" || len(m.Results) == 0 {
-			out = append(out, openai.UserMessage(m.Text))
+			out = append(out, message{Role: "user", Content: ptr(m.Text)})
 		}
 	}
 	return out
@@ -139,34 +166,32 @@ func messages(req agent.Request) []openai.ChatCompletionMessageParamUnion {
 
 // assistant converts an assistant message with its calls. The arguments of an invalid
 // call are sent as {}: servers that parse them would refuse the conversation otherwise.
-func assistant(m agent.Message) openai.ChatCompletionMessageParamUnion {
-	var a openai.ChatCompletionAssistantMessageParam
+func assistant(m agent.Message) message {
+	a := message{Role: "assistant"}
 	if m.Text != "" || len(m.Calls) == 0 {
-		a.Content.OfString = openai.String(m.Text)
+		a.Content = ptr(m.Text)
 	}
 	for _, c := range m.Calls {
 		args := []byte("{}")
 		if c.Args != nil {
 			args, _ = json.Marshal(c.Args) // decoded JSON always marshals
 		}
-		a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-				ID:       c.ID,
-				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: string(args)},
-			},
-		})
+		a.ToolCalls = append(a.ToolCalls, toolCall{ID: c.ID, Type: "function", Function: functionCall{Name: c.Name, Arguments: string(args)}})
 	}
-	return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+	return a
 }
 
-func tools(specs []agent.ToolSpec) []openai.ChatCompletionToolUnionParam {
-	var out []openai.ChatCompletionToolUnionParam
+// ptr returns a pointer to a copy of s: a message's content, which may be "" but present.
+func ptr(s string) *string { return &s }
+
+// tools converts the tools on offer to function tools.
+func tools(specs []agent.ToolSpec) []tool {
+	var out []tool
 	for _, t := range specs {
-		out = append(out, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-			Name:        t.Name,
-			Description: openai.String(t.Description),
-			Parameters:  shared.FunctionParameters(t.Parameters),
-		}))
+		var ft tool
+		ft.Type = "function"
+		ft.Function.Name, ft.Function.Description, ft.Function.Parameters = t.Name, t.Description, t.Parameters
+		out = append(out, ft)
 	}
 	return out
 }
@@ -175,7 +200,7 @@ func tools(specs []agent.ToolSpec) []openai.ChatCompletionToolUnionParam {
 // new id at a known index starts another call: some servers send every call at index 0.
 type accumulator struct {
 	pending []*pending
-	byIndex map[int64]*pending
+	byIndex map[int]*pending
 }
 
 type pending struct {
@@ -183,12 +208,12 @@ type pending struct {
 	args     strings.Builder
 }
 
-func (a *accumulator) add(d openai.ChatCompletionChunkChoiceDeltaToolCall) {
+func (a *accumulator) add(d toolCallDelta) {
 	c := a.byIndex[d.Index]
 	if c == nil || d.ID != "" && c.id != "" && d.ID != c.id {
 		c = &pending{}
 		if a.byIndex == nil {
-			a.byIndex = map[int64]*pending{}
+			a.byIndex = map[int]*pending{}
 		}
 		a.byIndex[d.Index] = c
 		a.pending = append(a.pending, c)
@@ -235,11 +260,9 @@ func clip(s string, n int) string {
 	return strings.ToValidUTF8(s[:n], "") + "…"
 }
 
-// checkResponse turns a failed exchange into an *agent.APIError before the SDK sees it:
-// the SDK expects OpenAI's {"error": {...}} body and loses the status on others
-// ({"error": "..."}, plain text).
-func (p *Provider) checkResponse(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-	res, err := next(req)
+// checkResponse turns a failed exchange into an *agent.APIError: servers write errors
+// as OpenAI's {"error": {...}} body, {"error": "..."}, plain text or a web page.
+func (p *Provider) checkResponse(req *http.Request, res *http.Response, err error) (*http.Response, error) {
 	if err != nil {
 		if req.Context().Err() != nil {
 			return nil, err
@@ -289,7 +312,7 @@ func (p *Provider) notACompletion(what string) *agent.APIError {
 
 // checkBody looks at the start of a successful answer: an HTML page (a web server, a
 // login portal, a base URL without /v1) or a JSON error object is no stream of
-// completion chunks, and the SDK would only say it found nothing.
+// completion chunks, and the stream reader would only say it found nothing.
 func (p *Provider) checkBody(res *http.Response) (*http.Response, error) {
 	br := bufio.NewReaderSize(res.Body, 1024)
 	_, _ = br.Peek(1)                 // one read: a stream's next chunk may be minutes away
@@ -329,19 +352,18 @@ func isHTML(h http.Header, head []byte) bool {
 	return strings.HasPrefix(start, "<!doctype html") || strings.HasPrefix(start, "<html")
 }
 
-// streamError turns what ended a stream early into the error Complete returns.
+// streamError turns what ended a request or its stream early into the error Complete
+// returns: the context's error once it is done, else an *agent.APIError of this provider.
 func (p *Provider) streamError(ctx context.Context, err error) error {
 	var apiErr *agent.APIError
-	var streamErr *ssestream.StreamError
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case errors.As(err, &apiErr):
+		apiErr.Provider = p.name
 		return apiErr
-	case errors.As(err, &streamErr):
-		return &agent.APIError{Provider: p.name, Message: cmp.Or(serverMessage(streamErr.Event.Data), streamErr.Message)}
 	}
-	return &agent.APIError{Provider: p.name, Message: "reading the reply: " + err.Error()}
+	return &agent.APIError{Provider: p.name, Message: err.Error()}
 }
 
 // serverMessage finds the message in an error body: {"error": {"message": ...}} (OpenAI,

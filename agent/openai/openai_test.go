@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openai/openai-go/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -169,10 +168,10 @@ func TestMalformedArguments(t *testing.T) {
 
 func TestCallsSentAtOneIndex(t *testing.T) {
 	var a accumulator
-	for _, d := range []openai.ChatCompletionChunkChoiceDeltaToolCall{
-		{Index: 0, ID: "a", Function: openai.ChatCompletionChunkChoiceDeltaToolCallFunction{Name: "read_file", Arguments: `{"path":`}},
-		{Index: 0, Function: openai.ChatCompletionChunkChoiceDeltaToolCallFunction{Arguments: `"x"}`}},
-		{Index: 0, ID: "b", Function: openai.ChatCompletionChunkChoiceDeltaToolCallFunction{Name: "list_dir", Arguments: `{}`}},
+	for _, d := range []toolCallDelta{
+		{Index: 0, ID: "a", Function: functionCall{Name: "read_file", Arguments: `{"path":`}},
+		{Index: 0, Function: functionCall{Arguments: `"x"}`}},
+		{Index: 0, ID: "b", Function: functionCall{Name: "list_dir", Arguments: `{}`}},
 	} {
 		a.add(d)
 	}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jido-run/jido/agent"
@@ -302,13 +303,13 @@ func markOnce(dir, name string, now time.Time) bool {
 }
 
 // unsafeKey is what a session id may not hold in a file name.
-var unsafeKey = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+var unsafeKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]`) })
 
 // terminalSession names the terminal session jido runs in, "" when it cannot tell.
 func terminalSession() string {
 	for _, v := range []string{"TERM_SESSION_ID", "WT_SESSION"} {
 		if id := os.Getenv(v); id != "" {
-			return strings.ToLower(v) + "-" + unsafeKey.ReplaceAllString(clipKey(id), "_")
+			return strings.ToLower(v) + "-" + unsafeKey().ReplaceAllString(clipKey(id), "_")
 		}
 	}
 	if sid := processSession(); sid > 0 {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -47,11 +48,11 @@ var sessionLockWait = 15 * time.Minute
 
 // sessionNamePattern is what a session name may be: a letter or digit, then letters,
 // digits, '.', '_' and '-'; no path separator, no leading dot.
-var sessionNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var sessionNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // checkSessionName refuses a name that is not a short [A-Za-z0-9._-] word.
 func checkSessionName(name string) error {
-	if !sessionNamePattern.MatchString(name) {
+	if !sessionNamePattern().MatchString(name) {
 		return fmt.Errorf("bad --session name %q: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", name)
 	}
 	return nil
