@@ -1,6 +1,7 @@
 // Package loadgen is the workload of jido's load test (test/integration) and load benchmark
 // (test/bench/loadbench): a small project tree, and workers that make tool calls through
-// the Go API, one worker per session, each on its own goroutine.
+// the Go API, one worker per session, either back to back on a goroutine each (Run, a
+// closed loop) or as requests arriving on a schedule (RunOpen, an open loop).
 package loadgen
 
 import (
@@ -114,19 +115,21 @@ func shuffledMix() []func(*Worker) {
 // Worker makes the calls of one session and records them. A worker is used by one
 // goroutine at a time.
 type Worker struct {
-	s     *manager.Session
-	n     int    // the worker's number: where it starts in the deck, and its own file's name
-	k     int    // operations made
-	own   string // its own file, under scratch/
-	state int    // the number on the "state:" line of its own file; -1 before it exists
-	lat   map[string][]time.Duration
-	fails []error // the first maxErrors failures
-	nfail int     // all failures
+	s      *manager.Session
+	n      int       // the worker's number: where it starts in the deck, and its own file's name
+	k      int       // operations made
+	own    string    // its own file, under scratch/
+	state  int       // the number on the "state:" line of its own file; -1 before it exists
+	ops    int       // operations made since the last Collect
+	due    time.Time // when the operation under way was scheduled to start; zero in a closed loop
+	lat    map[string][]time.Duration
+	fails  []error        // the first maxErrors failures
+	failed map[string]int // all failures, per tool
 }
 
 // NewWorker returns worker number n, which calls session s.
 func NewWorker(s *manager.Session, n int) *Worker {
-	return &Worker{s: s, n: n, own: fmt.Sprintf("%s/%d.txt", scratchDir, n), state: -1, lat: map[string][]time.Duration{}}
+	return &Worker{s: s, n: n, own: fmt.Sprintf("%s/%d.txt", scratchDir, n), state: -1, lat: map[string][]time.Duration{}, failed: map[string]int{}}
 }
 
 // Mixed makes the next operation of the mixed load (one or two calls).
@@ -164,7 +167,7 @@ func (w *Worker) fileExists() {
 
 // eval runs a small snippet with Session.Eval.
 func (w *Worker) eval() {
-	start := time.Now()
+	start := w.begin()
 	_, terr := w.s.Eval(context.Background(), "local n = 0 for i = 1, 100 do n = n + i end return n")
 	w.record("eval", time.Since(start), terr, nil)
 }
@@ -193,10 +196,20 @@ func (w *Worker) pick(paths []string) string { return paths[(w.n+w.k)%len(paths)
 
 // call makes a tool call, records it and reports whether it succeeded.
 func (w *Worker) call(tool string, args map[string]any) bool {
-	start := time.Now()
+	start := w.begin()
 	res := w.s.Call(context.Background(), manager.ToolCall{Name: tool, Args: args})
 	w.record(tool, time.Since(start), res.Error, args)
 	return res.OK
+}
+
+// begin returns the moment a call's latency counts from: for the first call of an operation
+// of an open loop, when the operation was due, so that its wait for a turn counts; else now.
+func (w *Worker) begin() time.Time {
+	if due := w.due; !due.IsZero() {
+		w.due = time.Time{}
+		return due
+	}
+	return time.Now()
 }
 
 // maxErrors is how many failures a worker keeps the error of.
@@ -208,7 +221,7 @@ func (w *Worker) record(tool string, d time.Duration, terr *definitions.ToolErro
 	if terr == nil {
 		return
 	}
-	if w.nfail++; len(w.fails) < maxErrors {
+	if w.failed[tool]++; len(w.fails) < maxErrors {
 		w.fails = append(w.fails, fmt.Errorf("session %s: %s(%v): %w (recovery: %v)", w.s.ID(), tool, args, terr, terr.Recovery))
 	}
 }
@@ -216,9 +229,14 @@ func (w *Worker) record(tool string, d time.Duration, terr *definitions.ToolErro
 // Stats is what the workers of a run did.
 type Stats struct {
 	Elapsed   time.Duration              // from the start to the end of the last call
+	Requests  int                        // operations made (one or two calls each)
 	Latencies map[string][]time.Duration // per tool ("eval" for Session.Eval), sorted
-	Failed    int                        // calls that failed
-	Errors    []error                    // the first failures of each worker
+	// Lag is, in an open loop, how late each operation's goroutine started after it was
+	// due (the load generator's share of the latencies, and the scheduler's), sorted.
+	Lag      []time.Duration
+	Failed   int            // calls that failed
+	Failures map[string]int // calls that failed, per tool
+	Errors   []error        // the first failures of each worker
 }
 
 // Calls returns how many calls were made.
@@ -238,24 +256,35 @@ func (s *Stats) Tools() []string {
 // Add adds the calls of o, a run made after s, to s.
 func (s *Stats) Add(o *Stats) {
 	if s.Latencies == nil {
-		s.Latencies = map[string][]time.Duration{}
+		s.Latencies, s.Failures = map[string][]time.Duration{}, map[string]int{}
 	}
 	s.Elapsed += o.Elapsed
+	s.Requests += o.Requests
 	s.Failed += o.Failed
 	s.Errors = append(s.Errors, o.Errors...)
+	s.Lag = append(s.Lag, o.Lag...)
+	slices.Sort(s.Lag)
 	for tool, l := range o.Latencies {
 		s.Latencies[tool] = append(s.Latencies[tool], l...)
 		slices.Sort(s.Latencies[tool])
+	}
+	for tool, n := range o.Failures {
+		s.Failures[tool] += n
 	}
 }
 
 // Percentile returns the latency of tool that a fraction p (0..1) of its calls did not exceed.
 func (s *Stats) Percentile(tool string, p float64) time.Duration {
-	l := s.Latencies[tool]
-	if len(l) == 0 {
+	return Quantile(s.Latencies[tool], p)
+}
+
+// Quantile returns the duration of sorted that a fraction p (0..1) of them do not exceed;
+// 0 for none.
+func Quantile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
 		return 0
 	}
-	return l[min(len(l)-1, int(p*float64(len(l))))]
+	return sorted[min(len(sorted)-1, int(p*float64(len(sorted))))]
 }
 
 // Run makes every worker repeat op, each on its own goroutine, until d has passed (the
@@ -269,6 +298,7 @@ func Run(workers []*Worker, d time.Duration, op func(*Worker)) *Stats {
 		wg.Go(func() {
 			for {
 				op(w)
+				w.ops++
 				if !time.Now().Before(end) {
 					return
 				}
@@ -284,14 +314,18 @@ func Run(workers []*Worker, d time.Duration, op func(*Worker)) *Stats {
 
 // Collect returns, and clears, what the workers recorded (Elapsed left zero).
 func Collect(workers []*Worker) *Stats {
-	st := &Stats{Latencies: map[string][]time.Duration{}}
+	st := &Stats{Latencies: map[string][]time.Duration{}, Failures: map[string]int{}}
 	for _, w := range workers {
 		for tool, l := range w.lat {
 			st.Latencies[tool] = append(st.Latencies[tool], l...)
 		}
-		st.Failed += w.nfail
+		for tool, n := range w.failed {
+			st.Failures[tool] += n
+			st.Failed += n
+		}
+		st.Requests += w.ops
 		st.Errors = append(st.Errors, w.fails...)
-		w.lat, w.fails, w.nfail = map[string][]time.Duration{}, nil, 0
+		w.lat, w.fails, w.failed, w.ops = map[string][]time.Duration{}, nil, map[string]int{}, 0
 	}
 	for _, l := range st.Latencies {
 		slices.Sort(l)

@@ -7,16 +7,26 @@
 //     many goroutines doing os.ReadFile and numbering the lines as read_file does),
 //     alternated in rounds so that the noise of a shared machine hits both alike.
 //
-// Every session has its own goroutine, making calls back to back, so a latency includes
-// the wait for a CPU among them all (the direct reference's latencies show that share).
-// Writes skip fsync (Config.NoSync): the disk is not what is measured.
+// Every session has its own goroutine, making calls back to back (a closed loop), so a
+// latency includes the wait for a CPU among them all (the direct reference's latencies show
+// that share). Writes skip fsync (Config.NoSync): the disk is not what is measured.
 //
-//	go run ./test/bench/loadbench [-seconds 30] [-sessions 1000] [-isolation process|worker] [-cpuprofile F] [-memprofile F]
+// With -open, the two loads run as an open loop instead (open.go): per load, a short closed
+// loop measures the maximum rate, then requests arrive at fixed fractions of it (-rates),
+// each on a goroutine of its own, and latencies count from when a request was due, so that
+// its queueing counts (no coordinated omission): p50, p99, p999 and max per tool.
 //
-// -cpuprofile F writes F.mixed and F.read_file, a CPU profile of each load; the direct
-// reference's samples in the second carry the label reference=direct (leave them out with
-// go tool pprof -tagignore reference=direct). -memprofile F writes a heap profile taken with
-// the idle sessions open.
+//	go run ./test/bench/loadbench [-seconds 30] [-sessions 1000] [-isolation process|worker]
+//		[-open [-step-seconds 3] [-rates 25,50,75] [-arrivals poisson|even]] [-quick]
+//		[-cpuprofile F] [-mutexprofile F] [-blockprofile F] [-memprofile F]
+//
+// -cpuprofile F writes a CPU profile of each phase to F.<phase> (F.mixed and F.read_file;
+// with -open, F.mixed.closed, F.mixed.open50 and so on); the direct reference's samples
+// carry the label reference=direct (leave them out with go tool pprof -tagignore
+// reference=direct). -mutexprofile and -blockprofile write theirs at the end of each phase
+// too, but these count from the start of the run: go tool pprof -base F.<previous phase>
+// F.<phase> shows one phase alone. -memprofile F writes a heap profile taken with the idle
+// sessions open. -quick is a short run that checks the benchmark works (its test runs it).
 package main
 
 import (
@@ -50,22 +60,77 @@ const (
 	targetIdleMB      = 200 // for 1,000 idle sessions
 )
 
+// options are the settings of a run, one per flag.
+type options struct {
+	d          time.Duration // the closed loops' duration per load
+	sessions   int
+	isolation  string
+	open       bool          // measure open loops (open.go) rather than closed ones
+	step       time.Duration // with open: the duration of each phase
+	rates      []int         // with open: the arrival rates, in percent of the maximum
+	arrivals   string        // with open: poisson or even
+	memprofile string
+	profiles   profiles
+}
+
+// quick returns o made short: a few sessions and phases of half a second.
+func (o options) quick() options {
+	o.d, o.step, o.sessions = 500*time.Millisecond, 500*time.Millisecond, 20
+	return o
+}
+
 func main() {
 	sandbox.MaybeHelper() // run_shell re-executes this binary to confine its command
 	worker.MaybeServe()   // and -isolation worker runs sessions' Lua in it
+	o := options{rates: []int{25, 50, 75}}
 	seconds := flag.Float64("seconds", 30, "duration of the mixed load, and of the read_file phase")
-	sessions := flag.Int("sessions", 1000, "sessions, one goroutine each")
-	cpuprofile := flag.String("cpuprofile", "", "write CPU profiles of the loads to `file`.mixed and file.read_file")
-	memprofile := flag.String("memprofile", "", "write a heap profile with the idle sessions open to `file`")
-	isolation := flag.String("isolation", manager.IsolationProcess, "where sessions' Lua runs: process, or worker (a process per session: use fewer -sessions)")
+	flag.IntVar(&o.sessions, "sessions", 1000, "sessions, one goroutine each")
+	flag.StringVar(&o.profiles.cpu, "cpuprofile", "", "write a CPU profile of each phase to `file`.phase (file.mixed, file.read_file, ...)")
+	flag.StringVar(&o.profiles.mutex, "mutexprofile", "", "write the mutex profile at the end of each phase to `file`.phase")
+	flag.StringVar(&o.profiles.block, "blockprofile", "", "write the block profile at the end of each phase to `file`.phase")
+	flag.StringVar(&o.memprofile, "memprofile", "", "write a heap profile with the idle sessions open to `file`")
+	flag.StringVar(&o.isolation, "isolation", manager.IsolationProcess, "where sessions' Lua runs: process, or worker (a process per session: use fewer -sessions)")
+	flag.BoolVar(&o.open, "open", false, "measure latency under open-loop load: per load, a closed loop for the maximum rate, then requests arriving at -rates of it")
+	step := flag.Float64("step-seconds", 3, "with -open: duration of each phase (the closed loop, and each rate)")
+	flag.Func("rates", "with -open: the arrival rates, in percent of the closed loop's maximum (default 25,50,75)", func(v string) (err error) {
+		o.rates, err = parsePercents(v)
+		return err
+	})
+	flag.StringVar(&o.arrivals, "arrivals", "poisson", "with -open: how requests arrive: poisson (random gaps) or even (evenly spaced)")
+	quick := flag.Bool("quick", false, "a short run, to check that the benchmark works: 20 sessions, phases of 0.5 s")
 	flag.Parse()
-	if err := run(time.Duration(*seconds*float64(time.Second)), *sessions, *isolation, *cpuprofile, *memprofile); err != nil {
+	o.d, o.step = duration(*seconds), duration(*step)
+	if *quick {
+		o = o.quick()
+	}
+	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(d time.Duration, n int, isolation, cpuprofile, memprofile string) error {
+func duration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// parsePercents parses a comma-separated list of percentages, each in 1..1000.
+func parsePercents(v string) ([]int, error) {
+	var ps []int
+	for f := range strings.SplitSeq(v, ",") {
+		p, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || p < 1 || p > 1000 {
+			return nil, fmt.Errorf("%q is not a percentage in 1..1000", f)
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+func run(o options) error {
+	if o.open && o.arrivals != "poisson" && o.arrivals != "even" {
+		return fmt.Errorf("-arrivals %q: poisson or even", o.arrivals)
+	}
+	n := o.sessions
+	stop := o.profiles.start()
+	defer stop()
 	root, err := os.MkdirTemp("", "loadbench-")
 	if err != nil {
 		return err
@@ -74,12 +139,12 @@ func run(d time.Duration, n int, isolation, cpuprofile, memprofile string) error
 	if err := loadgen.WriteTree(root); err != nil {
 		return err
 	}
-	m, err := manager.New(manager.Config{Root: root, NoSync: true, Isolation: isolation})
+	m, err := manager.New(manager.Config{Root: root, NoSync: true, Isolation: o.isolation})
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	fmt.Printf("loadbench: %d sessions, GOMAXPROCS %d, %s per load\n\n", n, runtime.GOMAXPROCS(0), d)
+	fmt.Printf("loadbench: %d sessions, %s isolation, GOMAXPROCS %d, %s\n\n", n, o.isolation, runtime.GOMAXPROCS(0), o.durations())
 
 	before := measureMemory()
 	workers := make([]*loadgen.Worker, n)
@@ -92,13 +157,17 @@ func run(d time.Duration, n int, isolation, cpuprofile, memprofile string) error
 	}
 	idle := measureMemory()
 	printMemory(before, idle, n)
-	if memprofile != "" {
-		if err := writeHeapProfile(memprofile); err != nil {
+	if o.memprofile != "" {
+		if err := writeProfile("heap", o.memprofile); err != nil {
 			return err
 		}
 	}
 
-	failures, err := loads(workers, root, d, cpuprofile)
+	load := loads
+	if o.open {
+		load = openLoads
+	}
+	failures, err := load(workers, root, o)
 	if err != nil {
 		return err
 	}
@@ -113,17 +182,26 @@ func run(d time.Duration, n int, isolation, cpuprofile, memprofile string) error
 	return m.Shutdown(context.Background())
 }
 
+// durations says how long the loads of o run.
+func (o options) durations() string {
+	if o.open {
+		return fmt.Sprintf("open loops: phases of %s at %v%% of the closed loop's maximum, %s arrivals", o.step, o.rates, o.arrivals)
+	}
+	return fmt.Sprintf("%s per load", o.d)
+}
+
 // loads runs the mixed load, then the read_file phase, and prints their figures. It
 // returns the first failures of the calls.
-func loads(workers []*loadgen.Worker, root string, d time.Duration, cpuprofile string) ([]error, error) {
+func loads(workers []*loadgen.Worker, root string, o options) ([]error, error) {
+	d := o.d
 	var mixed *loadgen.Stats
-	if err := profiled(cpuprofile, "mixed", func() { mixed = loadgen.Run(workers, d, (*loadgen.Worker).Mixed) }); err != nil {
+	if err := o.profiles.phase("mixed", func() { mixed = loadgen.Run(workers, d, (*loadgen.Worker).Mixed) }); err != nil {
 		return nil, err
 	}
-	printMixed(mixed)
+	printMixed("mixed load", mixed)
 
 	var jido, direct loadgen.Stats
-	err := profiled(cpuprofile, "read_file", func() {
+	err := o.profiles.phase("read_file", func() {
 		for range readRounds {
 			jido.Add(loadgen.Run(workers, d/readRounds, (*loadgen.Worker).Read4K))
 			pprof.Do(context.Background(), pprof.Labels("reference", "direct"), func(context.Context) {
@@ -138,13 +216,53 @@ func loads(workers []*loadgen.Worker, root string, d time.Duration, cpuprofile s
 	return append(mixed.Errors, jido.Errors...), nil
 }
 
-// profiled runs f, writing a CPU profile of it to base.phase unless base is "".
-func profiled(base, phase string, f func()) error {
-	if base == "" {
-		f()
-		return nil
+// profiles are the base names of the profiles to write, "" for none.
+type profiles struct{ cpu, mutex, block string }
+
+// The sampling of the mutex and block profiles: one contention event in mutexFraction, and
+// on average one blocking event per blockRate nanoseconds blocked.
+const (
+	mutexFraction = 10
+	blockRate     = 10_000
+)
+
+// start turns on the sampling of the mutex and block profiles that are wanted; stop turns
+// it off.
+func (p profiles) start() (stop func()) {
+	if p.mutex != "" {
+		runtime.SetMutexProfileFraction(mutexFraction)
 	}
-	file, err := os.Create(base + "." + phase)
+	if p.block != "" {
+		runtime.SetBlockProfileRate(blockRate)
+	}
+	return func() {
+		runtime.SetMutexProfileFraction(0)
+		runtime.SetBlockProfileRate(0)
+	}
+}
+
+// phase runs f, writing a CPU profile of it to cpu.name, and the mutex and block profiles
+// as they stand at its end to mutex.name and block.name, for those wanted.
+func (p profiles) phase(name string, f func()) error {
+	if p.cpu == "" {
+		f()
+	} else if err := cpuProfile(p.cpu+"."+name, f); err != nil {
+		return err
+	}
+	for kind, base := range map[string]string{"mutex": p.mutex, "block": p.block} {
+		if base == "" {
+			continue
+		}
+		if err := writeProfile(kind, base+"."+name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cpuProfile runs f, writing a CPU profile of it to name.
+func cpuProfile(name string, f func()) error {
+	file, err := os.Create(name)
 	if err != nil {
 		return err
 	}
@@ -157,12 +275,13 @@ func profiled(base, phase string, f func()) error {
 	return file.Close()
 }
 
-func writeHeapProfile(name string) error {
+// writeProfile writes the profile of kind ("heap", "mutex", "block") to name.
+func writeProfile(kind, name string) error {
 	f, err := os.Create(name)
 	if err != nil {
 		return err
 	}
-	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+	if err := pprof.Lookup(kind).WriteTo(f, 0); err != nil {
 		f.Close()
 		return err
 	}
@@ -210,9 +329,11 @@ func printMemory(before, after memory, n int) {
 	fmt.Printf("  target: 1,000 idle sessions <= %d MB of RSS: %s\n\n", targetIdleMB, verdict(perThousand <= targetIdleMB*1e6))
 }
 
-func printMixed(st *loadgen.Stats) {
+// printMixed prints a closed loop's figures under title: calls, and per tool their rate
+// and p50 and p99 latency.
+func printMixed(title string, st *loadgen.Stats) {
 	secs := st.Elapsed.Seconds()
-	fmt.Printf("mixed load: %d calls in %.1f s: %.0f calls/s, %d failed\n", st.Calls(), secs, float64(st.Calls())/secs, st.Failed)
+	fmt.Printf("%s: %d calls in %.1f s: %.0f calls/s, %d failed\n", title, st.Calls(), secs, float64(st.Calls())/secs, st.Failed)
 	fmt.Printf("  %-12s %9s %9s %10s %10s\n", "tool", "calls", "calls/s", "p50", "p99")
 	for _, tool := range st.Tools() {
 		printRow(st, tool, "")
