@@ -11,13 +11,15 @@ import (
 // occurrences of the needle, found by its rarest byte (bytes.IndexByte, in both ASCII cases for
 // findFold) and an aligned compare; when that byte proves common in the buffer, by a SWAR scan
 // testing its two rarest bytes at 8 positions per machine word. findFoldLine hits are only a byte every
-// match contains: the line around it must be checked with the regexp.
+// match contains: the line around it must be checked with the regexp. The bytes around a
+// needle's hit must also fit the query's fixed-width parts next to the literal (before, after).
 type finder struct {
 	kind   finderKind
 	needle []byte // findExact: the literal; findFold: the literal in ASCII lower case
 	full   bool   // the needle is a whole literal of the query, not a stretch of one
-	// The bytes just before and after a hit must be in these sets (nil: no constraint).
-	before, after *byteSet
+	// The bytes just before and after a hit must be in these sets, in text order: data[st-1]
+	// in before[len(before)-1], data[end] in after[0] (empty: no constraint).
+	before, after []byteSet
 	off           int  // where the rarest byte sits in the needle
 	b1, b2        byte // the rarest byte in lower and upper case (equal unless a folded letter)
 	// The SWAR test: for positions p = off and off2, needle[p] is matched by a data byte c
@@ -143,10 +145,24 @@ func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
 
 // hitAt reports whether the needle occurs at st, between bytes that may surround it.
 func (f *finder) hitAt(data []byte, st int) bool {
-	end := st + len(f.needle)
-	return end <= len(data) && f.equal(data[st:end]) &&
-		(f.before == nil || st > 0 && f.before.has(data[st-1])) &&
-		(f.after == nil || end < len(data) && f.after.has(data[end]))
+	s, e := f.span(st)
+	return s >= 0 && e <= len(data) && f.equal(data[st:st+len(f.needle)]) &&
+		fits(f.before, data[s:st]) && fits(f.after, data[e-len(f.after):e])
+}
+
+// span returns the bytes [s, e) that hitAt checks for a hit at st: the needle and its context.
+func (f *finder) span(st int) (s, e int) {
+	return st - len(f.before), st + len(f.needle) + len(f.after)
+}
+
+// fits reports whether every byte b[i] is in sets[i] (len(b) == len(sets)).
+func fits(sets []byteSet, b []byte) bool {
+	for i, c := range b {
+		if !sets[i].has(c) {
+			return false
+		}
+	}
+	return true
 }
 
 func (f *finder) equal(b []byte) bool {

@@ -105,12 +105,8 @@ func required(re *syntax.Regexp) []finder {
 			if sub.Op == syntax.OpLiteral && set[0].full {
 				// The bytes next to the literal narrow its hits further: a date's '-' sits
 				// between digits.
-				if i > 0 {
-					best[0].before = edgeBytes(re.Sub[i-1], true)
-				}
-				if i+1 < len(re.Sub) {
-					best[0].after = edgeBytes(re.Sub[i+1], false)
-				}
+				best[0].before = neighbourSets(re.Sub[:i], true)
+				best[0].after = neighbourSets(re.Sub[i+1:], false)
 			}
 		}
 		return best
@@ -126,6 +122,69 @@ func required(re *syntax.Regexp) []finder {
 		return all
 	}
 	return nil
+}
+
+// neighbourSets returns the byte sets that the text next to a literal must fit, in text order: subs
+// are the parts of a concatenation before it (backward) or after it. It takes every fixed-width
+// part (see fixedSets) from the literal outward, then the edge byte of the first other part.
+func neighbourSets(subs []*syntax.Regexp, backward bool) []byteSet {
+	var sets []byteSet
+	for k := range subs {
+		sub := subs[k]
+		if backward {
+			sub = subs[len(subs)-1-k]
+		}
+		seq, ok := fixedSets(sub)
+		if !ok {
+			if edge := edgeBytes(sub, backward); edge != nil {
+				seq = []byteSet{*edge}
+			}
+		}
+		if backward {
+			sets = append(seq, sets...)
+		} else {
+			sets = append(sets, seq...)
+		}
+		if !ok {
+			break
+		}
+	}
+	return sets
+}
+
+// fixedSets returns the byte sets of the text re matches when that is always one ASCII byte
+// per set (literals, ASCII classes, their concatenations), and whether it is. Go's regexp
+// reads an ASCII byte as itself even after invalid UTF-8, so a byte compare finds the same.
+func fixedSets(re *syntax.Regexp) ([]byteSet, bool) {
+	var sets []byteSet
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			set := runeBytes(r, re.Flags&syntax.FoldCase != 0)
+			if set == nil {
+				return nil, false
+			}
+			sets = append(sets, *set)
+		}
+	case syntax.OpCharClass:
+		set := classBytes(re.Rune)
+		if set == nil {
+			return nil, false
+		}
+		sets = append(sets, *set)
+	case syntax.OpCapture, syntax.OpConcat:
+		for _, sub := range re.Sub {
+			seq, ok := fixedSets(sub)
+			if !ok {
+				return nil, false
+			}
+			sets = append(sets, seq...)
+		}
+	default:
+		return nil, false
+	}
+	return sets, true
 }
 
 // edgeBytes returns the bytes that the last (or first) byte matched by re must be one of, or
@@ -149,35 +208,45 @@ func edgeBytes(re *syntax.Regexp, last bool) *byteSet {
 				continue
 			}
 		case syntax.OpCharClass:
-			set := new(byteSet)
-			for i := 0; i+1 < len(re.Rune); i += 2 {
-				if re.Rune[i+1] >= utf8.RuneSelf {
-					return nil
-				}
-				for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
-					set.add(byte(r))
-				}
-			}
-			return set
+			return classBytes(re.Rune)
 		case syntax.OpLiteral:
 			r := re.Rune[0]
 			if last {
 				r = re.Rune[len(re.Rune)-1]
 			}
-			fold := re.Flags&syntax.FoldCase != 0
-			if r >= utf8.RuneSelf || fold && !isPlainASCII([]rune{r}) {
-				return nil
-			}
-			set := new(byteSet)
-			set.add(byte(r))
-			if fold {
-				set.add(lowerASCII(byte(r)))
-				set.add(upperASCII(byte(r)))
-			}
-			return set
+			return runeBytes(r, re.Flags&syntax.FoldCase != 0)
 		}
 		return nil
 	}
+}
+
+// classBytes returns the bytes of a class of ASCII runes, or nil when it has a wider rune.
+func classBytes(ranges []rune) *byteSet {
+	set := new(byteSet)
+	for i := 0; i+1 < len(ranges); i += 2 {
+		if ranges[i+1] >= utf8.RuneSelf {
+			return nil
+		}
+		for r := ranges[i]; r <= ranges[i+1]; r++ {
+			set.add(byte(r))
+		}
+	}
+	return set
+}
+
+// runeBytes returns the bytes that match the literal rune r (folded: both ASCII cases), or nil
+// when r is not ASCII or folds to a wider rune (k and s, see newFoldFinder).
+func runeBytes(r rune, fold bool) *byteSet {
+	if r >= utf8.RuneSelf || fold && !isPlainASCII([]rune{r}) {
+		return nil
+	}
+	set := new(byteSet)
+	set.add(byte(r))
+	if fold {
+		set.add(lowerASCII(byte(r)))
+		set.add(upperASCII(byte(r)))
+	}
+	return set
 }
 
 // setScore rates a set of finders by its weakest member (a lone byte is weakest, then a
@@ -196,11 +265,18 @@ func setScore(set []finder) int {
 	return score - 16*(len(set)-1)
 }
 
-// wholeLiteral reports whether re is one literal (perhaps captured), so a finder's hits are
-// exactly its matches.
-func wholeLiteral(re *syntax.Regexp) bool {
+// exactHits reports whether f's hits, widened by their context, are exactly the matches of
+// re: re is one literal (perhaps captured), or a run of fixed-width bytes all of which f checks.
+func exactHits(re *syntax.Regexp, f *finder) bool {
+	if !f.full {
+		return false
+	}
 	for re.Op == syntax.OpCapture {
 		re = re.Sub[0]
 	}
-	return re.Op == syntax.OpLiteral
+	if re.Op == syntax.OpLiteral {
+		return true
+	}
+	sets, ok := fixedSets(re)
+	return ok && len(f.before)+len(f.needle)+len(f.after) == len(sets)
 }

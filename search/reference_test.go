@@ -154,6 +154,7 @@ var regexps = []string{
 	`(?i)É`, `\r$`, `o\r?$`, `(?-m)^f`, `[\s\S]`, `\bo`, `\B`, `(a|ab)(c|bcd)?`, `a\nb`, `\n`, `\s+`,
 	`x|\n`, `\A\w`, `\w\z`, `ma(in|x)`, `(?i)ſk`, `\p{Greek}|→`, `.{3,5}`, `(?U)o+`,
 	`\d+\.\d+`, `[a-z]-[a-z]`, `(?i)[a-z]x`, `\w\(`, `[é]x`, `[^a]foo[^b]`, `(?i)foo[ks]`, `\(\)|[0-9]-`,
+	`\d\d-\d`, `(?i)o[0-9]x`, `[a-f]{2}-[0-9]`, `(\d)\s\d`, `b\s[a-z]`, `-[^\x80-\x{10FFFF}]`,
 }
 
 func randomQuery(r *rand.Rand, data []byte) Options {

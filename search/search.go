@@ -6,8 +6,10 @@
 // must contain are found over the whole buffer by their rarest byte with bytes.IndexByte (SIMD
 // in Go's runtime) and an aligned compare, switching to a SWAR scan of two bytes when that byte
 // proves common; case-insensitive literals the same way, without a lowered copy. The regexp
-// then runs only on a candidate's line; a literal query needs no regexp at all. Line numbers
-// and context are computed lazily around hits. A buffer without a match costs no allocation.
+// then runs only on a candidate's line; a literal query needs no regexp at all, nor does one
+// whose other parts are each one ASCII byte of a set (a date: `\d{4}-\d{2}-\d{2}`), checked
+// byte by byte around the literal's hits. Line numbers and context are computed lazily around
+// hits. A buffer without a match costs no allocation.
 // Only a regexp with no required literal (`[A-Z]\w+`) runs Go's regexp over the whole buffer.
 //
 // Semantics, as rg without --crlf: lines end at '\n'; a '\r' before it is an ordinary
@@ -75,7 +77,7 @@ type Matcher struct {
 	opts    Options
 	maxLine int
 	finders []finder       // required literals: every match contains a hit of one (none known: empty)
-	exact   bool           // finders[0]'s hits are the matches themselves: no regexp runs
+	exact   bool           // finders[0]'s hits (their span) are the matches themselves: no regexp runs
 	re      *regexp.Regexp // the query, ^ and $ at line ends; without Multiline it cannot match '\n'
 	cont    *regexp.Regexp // Multiline: `(?s:.)(query)`, to resume mid-buffer with the right context
 }
@@ -123,7 +125,7 @@ func Compile(o Options) (*Matcher, error) {
 	}
 	simple := tree.Simplify()
 	m.finders = required(simple)
-	m.exact = len(m.finders) == 1 && m.finders[0].full && wholeLiteral(simple)
+	m.exact = len(m.finders) == 1 && exactHits(simple, &m.finders[0])
 	return m, nil
 }
 
@@ -287,7 +289,8 @@ func (sc *lineScan) next(loc bool) (s, e, ls int, ok bool) {
 		le := lineEnd(data, c)
 		sc.pos = le + 1
 		if m.exact {
-			return c, c + len(m.finders[0].needle), ls, true
+			s, e = m.finders[0].span(c)
+			return s, e, ls, true
 		}
 		line := data[ls:le]
 		if !m.re.Match(line) {
@@ -411,8 +414,12 @@ func (ms *multiScan) find() (s, e int, ok bool) {
 func (ms *multiScan) findAt(pos int) (s, e int, ok bool) {
 	m, data := ms.m, ms.data
 	if m.exact {
-		c := m.candidate(data, pos, &ms.cur)
-		return c, c + len(m.finders[0].needle), c >= 0
+		f := &m.finders[0]
+		if c := m.candidate(data, pos+len(f.before), &ms.cur); c >= 0 {
+			s, e = f.span(c)
+			return s, e, true
+		}
+		return 0, 0, false
 	}
 	if pos == 0 {
 		l := m.re.FindIndex(data)

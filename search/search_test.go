@@ -303,6 +303,7 @@ var noMatchQueries = []Options{
 	{Query: `func \w+\(zzz`, Regex: true},
 	{Query: `TODO|FIXME`, Regex: true},
 	{Query: `[0-9]{4}-[0-9]{2}-[0-9]{2}`, Regex: true},
+	{Query: `\d\d:\d\d:\d\d`, Regex: true},
 	{Query: `[A-Z]{9}`, Regex: true},
 	{Query: `\d\s+\d`, Regex: true, Multiline: true},
 	{Query: `zz\nzz`, Regex: true, Multiline: true},
@@ -400,3 +401,56 @@ func TestZeroBytesIsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestFixedWidthIsExact: a query that is a run of one-ASCII-byte parts around a literal (a
+// date) is found by the literal and a byte-set check of its neighbours, with no regexp; one
+// with a wider or variable part still runs the regexp on the candidate's line.
+func TestFixedWidthIsExact(t *testing.T) {
+	tests := []struct {
+		query       string
+		ignoreCase  bool
+		exact       bool
+		lead, trail int // context bytes checked before and after the literal
+	}{
+		{`[0-9]{4}-[0-9]{2}-[0-9]{2}`, false, true, 4, 5},
+		{`[0-9]{4}-[0-9]{2}-[0-9]{2}`, true, true, 4, 5},
+		{`(\d\d):(\d\d)`, false, true, 2, 2},
+		{`\w\(`, false, true, 1, 0},
+		{`(?i)x[0-9]y`, false, true, 2, 0},
+		{`foo`, false, true, 0, 0},
+		{`é`, false, true, 0, 0},
+		{`\d+-\d`, false, false, 1, 1},             // the edge byte of \d+ only
+		{`[0-9]{2}-.`, false, false, 2, 0},         // . may be a wider rune
+		{`(?i)[a-z]-k`, false, false, 0, 0},        // [a-z] folds to U+212A, k too
+		{`x-\d|y`, false, false, 0, 0},             // an alternation
+		{`^\d-\d`, false, false, 1, 1},             // an assertion
+		{`(\d-\d)+`, false, false, 1, 1},           // a repeat
+		{`\d[^a]-[\d]{2}`, false, false, 0, 2},     // [^a] has wider runes
+		{`aa-\dbbbb-\dc`, false, true, 4, 2},       // the rarer literal wins; all is checked
+		{`\d{3}`, false, false, 0, 0},              // no literal at all
+		{`[0-9]-[0-9]`, false, true, 1, 1},         // as in the reference test
+		{`(?s)[\x00-\x7f]-x`, false, true, 1, 0},   // a class with '\n' loses it
+		{`[\x00-\x7f]+-x`, false, false, 1, 0},     // edge byte
+		{`(?:)[0-9](?:)-[0-9]`, false, true, 1, 1}, // empty parts
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			m, err := Compile(Options{Query: tt.query, Regex: true, IgnoreCase: tt.ignoreCase})
+			require.NoError(t, err)
+			assert.Equal(t, tt.exact, m.exact, "exact")
+			if len(m.finders) == 1 {
+				assert.Equal(t, []int{tt.lead, tt.trail}, []int{len(m.finders[0].before), len(m.finders[0].after)})
+			}
+			for _, ml := range []bool{false, true} {
+				o := Options{Query: tt.query, Regex: true, IgnoreCase: tt.ignoreCase, Multiline: ml}
+				checkAgainstReference(t, o, []byte(fixedWidthText))
+			}
+		})
+	}
+}
+
+// fixedWidthText has dates and near misses at line edges, next to invalid UTF-8, CR and runes
+// that fold to ASCII letters.
+const fixedWidthText = "2024-01-02\n2024-01-0\n12024-01-023 x2024-1-02\r\n\xff2024-01-02\xff\n" +
+	"aa-1bbbb-2c aa-1bbbb-2 12:34 1:23 f( (x X1Y x1\u212a\n-1 1- 1-1-1 \u212a-k k-k\n" +
+	"12-\u00e9 12-x 12--\n2024-01-02 2025-12-31\n1-a\n1-x\n"
