@@ -337,7 +337,11 @@ func TestSearchCannotProbeASecret(t *testing.T) {
 func TestSecretFileValuesAreRedactedEverywhere(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, ".env"), []byte("DB_PASSWORD=hunter2xyz\nPORT=5432\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(root, "app.log"), []byte("connecting as admin:hunter2xyz on 5432\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "app.log"), []byte("connecting as admin:hunter2xyz on 5432 with deepvalue77x\n"), 0o644))
+	// A secret file deeper down, in a directory git ignores: looked at all the same.
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "deploy", "prod"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".gitignore"), []byte("deploy/\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "deploy", "prod", ".env"), []byte("API_TOKEN=deepvalue77x\n"), 0o644))
 	s := testSession(t, Config{Root: root, Permissions: policy.New(policy.ModeYolo)})
 	r := s.Call(t.Context(), ToolCall{Name: "run_shell", Args: map[string]any{"command": "cat app.log"}})
 	require.True(t, r.OK, "%v", r.Error)
@@ -349,6 +353,7 @@ func TestSecretFileValuesAreRedactedEverywhere(t *testing.T) {
 	data, _ = json.Marshal(r.Result)
 	assert.Contains(t, string(data), "app.log")
 	assert.NotContains(t, string(data), "hunter2xyz")
+	assert.NotContains(t, string(data), "deepvalue77x")
 }
 
 // TestApprovalListsRedirectionsAsCommands checks that the commands an approver is shown

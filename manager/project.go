@@ -2,11 +2,14 @@ package manager
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/policy"
@@ -93,7 +96,7 @@ func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
 			ReadOnly: cfg.SandboxReadOnly, ReadWrite: cfg.SandboxReadWrite,
 		},
 	}
-	p.redactor = sync.OnceValue(func() *redact.Redactor { return redact.Default().WithValues(secretValues(root)) })
+	p.redactor = sync.OnceValue(func() *redact.Redactor { return redact.Default().WithValues(secretValues(root, p.walker)) })
 	if setup.JournalDir != "" {
 		if p.journal, err = journal.Open(setup.JournalDir, journal.Limits{}); err != nil {
 			root.Close()
@@ -119,26 +122,29 @@ const (
 // weak for any pattern still never reaches the model through a log or a config echo. It
 // looks through at most maxSecretScan entries, skipping .git and node_modules, never
 // following a link; values are only ever used to redact.
-func secretValues(root *security.Root) []string {
-	var values []string
-	seen := 0
-	fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		switch seen++; {
-		case seen > maxSecretScan:
-			return fs.SkipAll
-		case err != nil:
-			return nil // an unreadable directory: its entries are not looked at
-		}
-		switch {
-		case d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules"):
-			return fs.SkipDir
-		case d.Type().IsRegular() && root.IsSecret(p):
-			if data, err := root.ReadSecretFile(p, maxSecretFile); err == nil {
-				values = append(values, redact.ValuesFromSecretFile(data)...)
-			}
+func secretValues(root *security.Root, w *walk.Walker) []string {
+	var (
+		mu     sync.Mutex
+		values []string
+		seen   atomic.Int64
+	)
+	w.Walk(context.Background(), ".", walk.Options{
+		Hidden: true, NoIgnore: true, // .env is ignored by git and hidden: exactly what to look at
+		Skip: func(p string, typ fs.FileMode) bool {
+			return seen.Add(1) > maxSecretScan || typ.IsDir() && path.Base(p) == "node_modules"
+		},
+		Match: func(p string, typ fs.FileMode) bool { return typ.IsRegular() && root.IsSecret(p) },
+	}, func(e walk.Entry) error {
+		data, err := root.ReadSecretFile(e.Path, maxSecretFile)
+		if err == nil {
+			found := redact.ValuesFromSecretFile(data)
+			mu.Lock()
+			values = append(values, found...)
+			mu.Unlock()
 		}
 		return nil
 	})
+	slices.Sort(values) // the walk's order is not the files' order
 	return values
 }
 
