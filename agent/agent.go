@@ -87,7 +87,6 @@ type ToolSpec struct {
 	Name        string         `json:"name"`
 	Description string         `json:"description"`
 	Parameters  map[string]any `json:"parameters"` // a JSON Schema object
-	ReadOnly    bool           `json:"read_only"`  // may run in parallel with other read-only calls
 }
 
 // Request is what a Provider is asked: the conversation so far and the tools on offer.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/jido-run/jido/tools/definitions"
@@ -21,8 +20,6 @@ const (
 	defaultBase         = time.Second
 	defaultMax          = 30 * time.Second
 
-	// parallelCalls bounds the read-only calls that run at once.
-	parallelCalls = 4
 	// keepChars is how much of an old tool result survives shortening.
 	keepChars = 500
 )
@@ -74,12 +71,10 @@ type Agent struct {
 	MaxSteps     int // model round trips per Send; 0: 40
 	ContextChars int // budget of the conversation sent, in characters (bytes of UTF-8); 0: 400000
 	Retry        RetryPolicy
-	// OnEvent, when set, is told how the turn progresses. It is called from one goroutine
-	// at a time, though not always the same one (read-only calls run in parallel).
+	// OnEvent, when set, is told how the turn progresses, from Send's goroutine.
 	OnEvent func(Event)
 
 	history []Message
-	eventMu sync.Mutex
 	usage   Usage // summed over the replies whose provider reported it
 	asked   int   // model requests answered
 	counted int   // of which reported their usage
@@ -197,8 +192,6 @@ func (a *Agent) emit(e Event) {
 	if a.OnEvent == nil {
 		return
 	}
-	a.eventMu.Lock()
-	defer a.eventMu.Unlock()
 	a.OnEvent(e)
 }
 
@@ -273,28 +266,13 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// run answers the calls in order. Consecutive read-only calls run concurrently (at most
-// parallelCalls at once); any other call runs alone, after what precedes it.
+// run answers the calls one after another, in order. (A session runs its calls one at a
+// time, and search and glob already use every core: four reads fanned out took as long
+// as four in a row, BenchmarkTurnFourReads.)
 func (a *Agent) run(ctx context.Context, calls []ToolCall) []ToolResult {
 	results := make([]ToolResult, len(calls))
-	for i := 0; i < len(calls); {
-		j := i + 1
-		if a.parallel(calls[i]) {
-			for j < len(calls) && a.parallel(calls[j]) {
-				j++
-			}
-		}
-		var wg sync.WaitGroup
-		slots := make(chan struct{}, parallelCalls)
-		for k := i; k < j; k++ {
-			slots <- struct{}{}
-			wg.Go(func() {
-				defer func() { <-slots }()
-				results[k] = a.runOne(ctx, calls[k])
-			})
-		}
-		wg.Wait()
-		i = j
+	for i, c := range calls {
+		results[i] = a.runOne(ctx, c)
 	}
 	return results
 }
@@ -306,12 +284,6 @@ func (a *Agent) tool(name string) (ToolSpec, bool) {
 		return ToolSpec{}, false
 	}
 	return a.Tools[i], true
-}
-
-// parallel reports whether the call may run alongside other such calls.
-func (a *Agent) parallel(c ToolCall) bool {
-	t, ok := a.tool(c.Name)
-	return ok && t.ReadOnly && c.Invalid == ""
 }
 
 // runOne answers one call: it runs it through the Executor if it is valid, names an

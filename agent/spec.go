@@ -11,7 +11,7 @@ import (
 func Specs(tools []*definitions.Tool) []ToolSpec {
 	specs := make([]ToolSpec, len(tools))
 	for i, t := range tools {
-		specs[i] = ToolSpec{Name: t.Name, Description: t.Description, Parameters: schemaMap(t), ReadOnly: t.ReadOnly}
+		specs[i] = ToolSpec{Name: t.Name, Description: t.Description, Parameters: schemaMap(t)}
 	}
 	return specs
 }
@@ -21,7 +21,7 @@ func Specs(tools []*definitions.Tool) []ToolSpec {
 func Names(tools []*definitions.Tool) []ToolSpec {
 	specs := make([]ToolSpec, len(tools))
 	for i, t := range tools {
-		specs[i] = ToolSpec{Name: t.Name, Description: t.Description, ReadOnly: t.ReadOnly}
+		specs[i] = ToolSpec{Name: t.Name, Description: t.Description}
 	}
 	return specs
 }

@@ -17,7 +17,6 @@ func TestSpecs(t *testing.T) {
 		s := specs[i]
 		assert.Equal(t, tool.Name, s.Name)
 		assert.Equal(t, tool.Description, s.Description)
-		assert.Equal(t, tool.ReadOnly, s.ReadOnly, s.Name)
 		assert.Equal(t, "object", s.Parameters["type"], s.Name)
 		want, err := json.Marshal(tool.Schema())
 		require.NoError(t, err)

@@ -134,7 +134,7 @@ func (h *host) Undo(context.Context) (string, error) {
 
 func newAgent(p agent.Provider, e agent.Executor) *agent.Agent {
 	return &agent.Agent{Provider: p, Exec: e, Tools: []agent.ToolSpec{
-		{Name: "read_file", ReadOnly: true, Parameters: map[string]any{"type": "object"}},
+		{Name: "read_file", Parameters: map[string]any{"type": "object"}},
 		{Name: "write_file", Parameters: map[string]any{"type": "object"}},
 	}}
 }

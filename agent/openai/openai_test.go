@@ -21,7 +21,6 @@ var readFile = agent.ToolSpec{
 	Name:        "read_file",
 	Description: "Reads a file.",
 	Parameters:  map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}},
-	ReadOnly:    true,
 }
 
 func newProvider(t *testing.T, srv *openaitest.Server, key string) *Provider {

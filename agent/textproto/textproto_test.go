@@ -36,7 +36,6 @@ var tools = []agent.ToolSpec{{
 	Name:        "read_file",
 	Description: "Reads a file.",
 	Parameters:  map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}},
-	ReadOnly:    true,
 }}
 
 const callReply = "Let me read it.\n```tool-call\n{\"id\": \"r1\", \"name\": \"read_file\", \"args\": {\"path\": \"go.mod\"}}\n```\n"
