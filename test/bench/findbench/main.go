@@ -1,9 +1,10 @@
 // Command findbench measures jido's search, glob and listing against ripgrep and fd on a
 // corpus made from the Go toolchain's own source tree, and checks that both find the same
-// (path, line) matches. Commands run interleaved, one round at a time, so that the noise
-// of a shared machine hits every command alike; it prints medians and ratios.
+// (path, line) matches; and jido's start-up (version, a small call) against fd's. Commands
+// run interleaved, one round at a time, so that the noise of a shared machine hits every
+// command alike; it prints medians and ratios, and a summary with the targets.
 //
-//	go run ./test/bench/findbench [-rounds 11] [-corpus DIR] [-keep]
+//	go run ./test/bench/findbench [-rounds 11] [-corpus DIR] [-keep] [-summary FILE]
 package main
 
 import (
@@ -17,34 +18,47 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
 // gitignore is the corpus's .gitignore: it makes the ignore rules matter on real data.
 const gitignore = "testdata/\n*.golden\n*.out\n/cmd/dist/dist\n"
 
-// group is one comparison: a jido tool call and the reference commands it is measured
-// against; check says how to compare their outputs.
+// group is one comparison: a jido tool call (or, with argv, another jido command) and the
+// reference commands it is measured against; check says how to compare their outputs.
 type group struct {
-	name  string
-	tool  string
-	args  map[string]any
-	refs  [][]string // reference commands; the first is the baseline of the ratios
-	check string     // "lines": (path, line) sets equal; "files": path sets equal
+	name   string
+	tool   string
+	args   map[string]any
+	refs   [][]string // reference commands; the last is the baseline of the summary's ratio
+	check  string     // "lines": (path, line) sets equal; "files": path sets equal; "": not compared
+	target string     // what to reach (issue 23)
+	argv   []string   // jido's arguments instead of `call --root CORPUS tool args`
+}
+
+// row is one line of the summary: a group's medians, its baseline's, and max RSS.
+type row struct {
+	name            string
+	jido, ref       time.Duration
+	jidoRSS, refRSS int64 // KiB
+	refName         string
+	target          string
 }
 
 func main() {
 	rounds := flag.Int("rounds", 11, "measured rounds (after one warm-up round)")
 	corpus := flag.String("corpus", "", "corpus directory (default: a new temporary copy of GOROOT/src)")
 	keep := flag.Bool("keep", false, "keep the temporary corpus")
+	summary := flag.String("summary", "", "also write the summary rows to this file, tab-separated: name, jido ms, reference ms, ratio, target, jido KiB, reference KiB")
 	flag.Parse()
-	if err := run(*rounds, *corpus, *keep); err != nil {
+	if err := run(*rounds, *corpus, *keep, *summary); err != nil {
 		fmt.Fprintln(os.Stderr, "findbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(rounds int, corpus string, keep bool) error {
+func run(rounds int, corpus string, keep bool, summary string) error {
 	rg, err := exec.LookPath("rg")
 	if err != nil {
 		return fmt.Errorf("ripgrep (rg) is needed as the reference: %w", err)
@@ -69,28 +83,58 @@ func run(rounds int, corpus string, keep bool) error {
 	}
 	const all = 10_000_000
 	groups := []group{
-		{"literal 'func main'", "search", map[string]any{"query": "func main", "case_sensitive": true, "max_results": all},
-			[][]string{{rg, "-n", "-F", "func main"}}, "lines"},
-		{"regex 'func \\w+\\(ctx context\\.Context'", "search", map[string]any{"query": `func \w+\(ctx context\.Context`, "is_regex": true, "max_results": all},
-			[][]string{{rg, "-n", `func \w+\(ctx context\.Context`}}, "lines"},
-		{"case-insensitive 'func main'", "search", map[string]any{"query": "func main", "case_sensitive": false, "max_results": all},
-			[][]string{{rg, "-n", "-i", "-F", "func main"}}, "lines"},
-		{"regex without literal '[0-9]{4}-[0-9]{2}-[0-9]{2}'", "search", map[string]any{"query": "[0-9]{4}-[0-9]{2}-[0-9]{2}", "is_regex": true, "max_results": all},
-			[][]string{{rg, "-n", "[0-9]{4}-[0-9]{2}-[0-9]{2}"}}, "lines"},
-		{"glob-filtered *.go 'func main'", "search", map[string]any{"query": "func main", "case_sensitive": true, "include_paths": []string{"*.go"}, "max_results": all},
-			[][]string{{rg, "-n", "-F", "-g", "*.go", "func main"}}, "lines"},
-		{"list all files", "glob", map[string]any{"pattern": "**", "max_results": all},
-			refsWithFd([]string{rg, "--files"}, fd, "-t", "f"), "files"},
-		{"glob **/*.go", "glob", map[string]any{"pattern": "**/*.go", "max_results": all},
-			refsWithFd([]string{rg, "--files", "-g", "*.go"}, fd, "-t", "f", "-e", "go"), "files"},
+		{name: "search: literal 'func main'", tool: "search", args: map[string]any{"query": "func main", "case_sensitive": true, "max_results": all},
+			refs: [][]string{{rg, "-n", "-F", "func main"}}, check: "lines", target: "<= 1.2x"},
+		{name: "search: regex 'func \\w+\\(ctx context\\.Context'", tool: "search", args: map[string]any{"query": `func \w+\(ctx context\.Context`, "is_regex": true, "max_results": all},
+			refs: [][]string{{rg, "-n", `func \w+\(ctx context\.Context`}}, check: "lines", target: "<= 1.2x"},
+		{name: "search: case-insensitive 'func main'", tool: "search", args: map[string]any{"query": "func main", "case_sensitive": false, "max_results": all},
+			refs: [][]string{{rg, "-n", "-i", "-F", "func main"}}, check: "lines", target: "<= 1.2x"},
+		{name: "search: regex without literal (dates)", tool: "search", args: map[string]any{"query": "[0-9]{4}-[0-9]{2}-[0-9]{2}", "is_regex": true, "max_results": all},
+			refs: [][]string{{rg, "-n", "[0-9]{4}-[0-9]{2}-[0-9]{2}"}}, check: "lines", target: "<= 1.2x"},
+		{name: "search: -g '*.go' 'func main'", tool: "search", args: map[string]any{"query": "func main", "case_sensitive": true, "include_paths": []string{"*.go"}, "max_results": all},
+			refs: [][]string{{rg, "-n", "-F", "-g", "*.go", "func main"}}, check: "lines", target: "<= 1.2x"},
+		{name: "glob: list all files", tool: "glob", args: map[string]any{"pattern": "**", "max_results": all},
+			refs: refsWithFd([]string{rg, "--files"}, fd, "-t", "f"), check: "files", target: "<= 1.0x"},
+		{name: "glob: **/*.go", tool: "glob", args: map[string]any{"pattern": "**/*.go", "max_results": all},
+			refs: refsWithFd([]string{rg, "--files", "-g", "*.go"}, fd, "-t", "f", "-e", "go"), check: "files", target: "<= 1.0x"},
+		{name: "start-up: jido version", argv: []string{"version"}, refs: startRef(rg, fd), target: "<= 3 ms, <= 20 MiB"},
+		{name: "start-up: jido call file_exists", argv: []string{"call", "--root", corpus, "file_exists", `{"path":"go.mod"}`}, refs: startRef(rg, fd), target: "<= 3 ms, <= 20 MiB"},
 	}
 	fmt.Printf("corpus %s, %d rounds, medians (min..max)\n\n", corpus, rounds)
+	var rows []row
 	for _, g := range groups {
-		if err := measure(g, jido, corpus, rounds); err != nil {
+		r, err := measure(g, jido, corpus, rounds)
+		if err != nil {
 			return fmt.Errorf("%s: %w", g.name, err)
 		}
+		rows = append(rows, r)
 	}
-	return nil
+	return printSummary(rows, summary)
+}
+
+// startRef is the reference of the start-up rows: fd's (else rg's) --version, a program
+// that starts and exits as a fast Rust CLI does. The issue's target is 3 ms and 20 MB.
+func startRef(rg, fd string) [][]string {
+	if fd != "" {
+		return [][]string{{fd, "--version"}}
+	}
+	return [][]string{{rg, "--version"}}
+}
+
+// printSummary prints one table of every group against its baseline, and writes it to
+// file as tab-separated rows when file is set.
+func printSummary(rows []row, file string) error {
+	fmt.Printf("## summary\n| figure | jido ms | reference ms | ratio | target | jido max RSS MiB | reference max RSS MiB |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	var tsv strings.Builder
+	for _, r := range rows {
+		ratio := float64(r.jido) / float64(r.ref)
+		fmt.Printf("| %s (vs %s) | %.1f | %.1f | **%.2fx** | %s | %.1f | %.1f |\n", r.name, r.refName, ms(r.jido), ms(r.ref), ratio, r.target, float64(r.jidoRSS)/1024, float64(r.refRSS)/1024)
+		fmt.Fprintf(&tsv, "%s (vs %s)\t%.2f\t%.2f\t%.2f\t%s\t%d\t%d\n", r.name, r.refName, ms(r.jido), ms(r.ref), ratio, r.target, r.jidoRSS, r.refRSS)
+	}
+	if file == "" {
+		return nil
+	}
+	return os.WriteFile(file, []byte(tsv.String()), 0o644)
 }
 
 // lookFd finds fd (Debian names it fdfind); "" when absent.
@@ -131,14 +175,19 @@ func makeCorpus(dir string) error {
 	return nil
 }
 
-// measure runs one group interleaved and prints its table.
-func measure(g group, jido, corpus string, rounds int) error {
+// measure runs one group interleaved, prints its table and returns its summary row.
+func measure(g group, jido, corpus string, rounds int) (row, error) {
 	args, err := json.Marshal(g.args)
 	if err != nil {
-		return err
+		return row{}, err
 	}
-	cmds := append([][]string{{jido, "call", "--root", corpus, g.tool, string(args)}}, g.refs...)
+	first := []string{jido, "call", "--root", corpus, g.tool, string(args)}
+	if g.argv != nil {
+		first = append([]string{jido}, g.argv...)
+	}
+	cmds := append([][]string{first}, g.refs...)
 	times := make([][]time.Duration, len(cmds))
+	rss := make([][]int64, len(cmds))
 	outs := make([][]byte, len(cmds))
 	for r := 0; r <= rounds; r++ {
 		for i, c := range cmds {
@@ -150,32 +199,48 @@ func measure(g group, jido, corpus string, rounds int) error {
 			err := cmd.Run()
 			d := time.Since(start)
 			if err != nil && !(i > 0 && stdout.Len() == 0) {
-				return fmt.Errorf("%s: %v", strings.Join(c, " "), err)
+				return row{}, fmt.Errorf("%s: %v", strings.Join(c, " "), err)
 			}
 			if r == 0 {
 				outs[i] = stdout.Bytes()
 				continue // warm-up
 			}
 			times[i] = append(times[i], d)
+			rss[i] = append(rss[i], maxRSS(cmd))
 		}
-	}
-	jidoSet, err := jidoOutput(outs[0], g.check)
-	if err != nil {
-		return err
 	}
 	fmt.Printf("## %s\n| command | median ms | min..max ms | ratio jido/ref | results |\n|---|---:|---:|---:|---:|\n", g.name)
 	jm := median(times[0])
-	fmt.Printf("| jido %s | %.1f | %.1f..%.1f | | %d |\n", g.tool, ms(jm), ms(slices.Min(times[0])), ms(slices.Max(times[0])), len(jidoSet))
+	jidoSet := map[string]bool{}
+	if g.check != "" {
+		if jidoSet, err = jidoOutput(outs[0], g.check); err != nil {
+			return row{}, err
+		}
+	}
+	fmt.Printf("| %s | %.1f | %.1f..%.1f | | %d |\n", strings.Join(shortCmd(first[:min(len(first), 2)]), " "), ms(jm), ms(slices.Min(times[0])), ms(slices.Max(times[0])), len(jidoSet))
 	for i := 1; i < len(cmds); i++ {
-		refSet := refOutput(outs[i], g.check)
 		m := median(times[i])
+		refSet := map[string]bool{}
+		if g.check != "" {
+			refSet = refOutput(outs[i], g.check)
+		}
 		fmt.Printf("| %s | %.1f | %.1f..%.1f | **%.2fx** | %d |\n", strings.Join(shortCmd(cmds[i]), " "), ms(m), ms(slices.Min(times[i])), ms(slices.Max(times[i])), float64(jm)/float64(m), len(refSet))
 		if missing, extra := diff(refSet, jidoSet); len(missing)+len(extra) > 0 {
 			fmt.Printf("\nDIFFERENCE with %s: %d only in the reference, %d only in jido; e.g. %v %v\n", filepath.Base(cmds[i][0]), len(missing), len(extra), head(missing), head(extra))
 		}
 	}
 	fmt.Println()
-	return nil
+	last := len(cmds) - 1
+	return row{name: g.name, jido: jm, ref: median(times[last]), jidoRSS: medianInt(rss[0]), refRSS: medianInt(rss[last]),
+		refName: filepath.Base(cmds[last][0]), target: g.target}, nil
+}
+
+// maxRSS is the peak resident set of a command that ran, in KiB (0 where unknown).
+func maxRSS(cmd *exec.Cmd) int64 {
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss
+	}
+	return 0
 }
 
 func shortCmd(c []string) []string { return append([]string{filepath.Base(c[0])}, c[1:]...) }
@@ -251,6 +316,12 @@ func head(s []string) []string { return s[:min(len(s), 5)] }
 
 func median(d []time.Duration) time.Duration {
 	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func medianInt(v []int64) int64 {
+	s := slices.Clone(v)
 	slices.Sort(s)
 	return s[len(s)/2]
 }
