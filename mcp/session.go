@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -63,14 +65,19 @@ func (c *session) intercept(next sdk.MethodHandler) sdk.MethodHandler {
 
 // open returns the session's jido session, opening it on first use, within the request
 // of ctx (roots/list goes out on its stream). A failure sticks: every later request of the
-// MCP session fails with the same error.
+// MCP session fails with the same error; but not a server at its cap of sessions, which
+// the next request asks again.
 func (c *session) open(ctx context.Context, ss *sdk.ServerSession) (*manager.Session, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.jido != nil || c.err != nil {
 		return c.jido, c.err
 	}
-	c.jido, c.err = c.srv.openSession(ctx, ss)
+	js, err := c.srv.openSession(ctx, ss)
+	if errors.Is(err, manager.ErrTooManySessions) {
+		return nil, fmt.Errorf("%w; retry later, when another client has gone (the server's operator sets the cap: jido mcp --max-sessions)", err)
+	}
+	c.jido, c.err = js, err
 	if c.err == nil {
 		c.tools.sync(c.jido.Tools())
 		c.reportLoadErrors(ctx, ss, c.jido)

@@ -34,7 +34,7 @@ Usage:
   jido ask [--root DIR] [--yes] [--json] [--provider P] [--model M] QUESTION...
   jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--profile NAME] [--session NAME] [--cwd DIR] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
   jido eval [--root DIR] [--yes] [--mode MODE] [--session NAME] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
-  jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--call-memory MIB] [--isolation worker|process] [--worker-memory MIB] [--events FILE]
+  jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--call-memory MIB] [--isolation worker|process] [--worker-memory MIB] [--max-sessions N] [--events FILE]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--json] [--revoke ID]
   jido trust [--root DIR]
@@ -171,6 +171,7 @@ type sessionFlags struct {
 	isolation    string
 	workerMemory int       // MiB of a worker process's ceiling (0: the default)
 	workerLog    io.Writer // told how workers are bounded and confined (jido mcp's stderr)
+	maxSessions  int       // sessions open at once (0: no cap)
 }
 
 // stringList is a repeatable string flag.
@@ -254,9 +255,10 @@ func (f *sessionFlags) openManager(approver manager.Approver, longLived bool) (*
 		Permissions: setup.Permissions, JournalDir: setup.JournalDir, OpenRoot: f.rootSetup,
 		ToolDirs: append(userToolDirs(), f.tools...), SweepTemps: longLived,
 		Limits: runtime.Limits{MaxMemory: uint64(f.callMemory) << 20}, Isolation: f.isolation, WorkerMemory: int64(f.workerMemory) << 20,
+		MaxSessions: f.maxSessions,
 	}
 	if f.workerLog != nil {
-		cfg.OnWorkerStart = workerReporter(f.workerLog)
+		cfg.OnWorkerStart = workerReporter(f.workerLog, f.maxSessions)
 	}
 	closeEvents := func() {}
 	if f.events != "" {

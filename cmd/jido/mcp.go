@@ -46,6 +46,7 @@ func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
 	fs.IntVar(&o.callMemory, "call-memory", 256, "MiB of Lua data one call may allocate (strings, tables, closures), charged before each allocation")
 	fs.IntVar(&o.workerMemory, "worker-memory", 0, "MiB a session's worker process may use (--isolation worker; 0: 1024, or more when twice --call-memory needs more)")
 	fs.StringVar(&o.isolation, "isolation", "", "where sessions' Lua runs: worker (a process per session under a memory ceiling; the default with --http and --socket) or process (this one; the default over stdio)")
+	fs.IntVar(&o.maxSessions, "max-sessions", defaultMaxSessions, "sessions open at once (each MCP client has one; with worker isolation, one worker process each); 0: no cap")
 	if err := parseArgs(fs, args); err != nil {
 		return nil, err
 	}
@@ -57,6 +58,9 @@ func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
 	}
 	if o.workerMemory < 0 {
 		return nil, fmt.Errorf("--worker-memory must be positive (MiB), got %d", o.workerMemory)
+	}
+	if o.maxSessions < 0 {
+		return nil, fmt.Errorf("--max-sessions must be 0 (no cap) or more, got %d", o.maxSessions)
 	}
 	switch o.isolation {
 	case "":
@@ -204,6 +208,11 @@ func writeMCPToken(addr net.Addr) (token, path string, err error) {
 	}
 	return token, path, err
 }
+
+// defaultMaxSessions caps a server's open sessions unless --max-sessions says otherwise:
+// with worker isolation, what the workers may use together is the cap times each one's
+// ceiling, a bound the operator can read at start.
+const defaultMaxSessions = 64
 
 // httpIdleTimeout closes an HTTP session unused for this long: a client that vanished
 // would otherwise keep its jido session open for the life of the server.

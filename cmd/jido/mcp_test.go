@@ -97,7 +97,7 @@ func TestRunMCPSocketLeavesAFileAlone(t *testing.T) {
 }
 
 // TestMCPIsolationFlags: served over HTTP or a socket, sessions' Lua runs in workers by
-// default; over stdio in process; the flags are checked.
+// default; over stdio in process; sessions are capped; the flags are checked.
 func TestMCPIsolationFlags(t *testing.T) {
 	o, err := parseMCP([]string{"--http", "127.0.0.1:0"}, io.Discard)
 	require.NoError(t, err)
@@ -109,7 +109,11 @@ func TestMCPIsolationFlags(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "process", o.isolation)
 	assert.Equal(t, []int{512, 32}, []int{o.workerMemory, o.callMemory})
-	for _, bad := range [][]string{{"--isolation", "vm"}, {"--worker-memory", "-1"}, {"--call-memory", "0"}} {
+	assert.Equal(t, defaultMaxSessions, o.maxSessions)
+	o, err = parseMCP([]string{"--max-sessions", "0"}, io.Discard)
+	require.NoError(t, err)
+	assert.Zero(t, o.maxSessions)
+	for _, bad := range [][]string{{"--isolation", "vm"}, {"--worker-memory", "-1"}, {"--call-memory", "0"}, {"--max-sessions", "-1"}} {
 		_, err := parseMCP(bad, io.Discard)
 		assert.Error(t, err, "%v", bad)
 	}
@@ -119,12 +123,13 @@ func TestMCPIsolationFlags(t *testing.T) {
 // again only when that changes.
 func TestWorkerReporter(t *testing.T) {
 	var out strings.Builder
-	report := workerReporter(&out)
+	report := workerReporter(&out, 64)
 	confined := worker.Started{Pid: 1, Ceiling: worker.CeilingCgroupV2, MaxMemory: 1 << 30, Confinement: sandbox.SelfConfinement{LandlockABI: 7, Seccomp: true, NoNewPrivs: true}}
 	report("a", confined)
 	confined.Pid = 2
 	report("b", confined)
 	report("c", worker.Started{Pid: 3, Ceiling: worker.CeilingRlimit, MaxMemory: 512 << 20})
-	assert.Equal(t, "jido mcp: sessions' Lua runs in worker processes, memory ceiling 1024 MiB (cgroup-v2); confined: Landlock ABI 7 (no file, no network), seccomp (no exec, no new process, no socket), no_new_privs\n"+
-		"jido mcp: sessions' Lua runs in worker processes, memory ceiling 512 MiB (rlimit-as); NOT confined by the kernel (it has neither Landlock nor seccomp)\n", out.String())
+	assert.Equal(t, "jido mcp: sessions' Lua runs in worker processes, memory ceiling 1024 MiB each (cgroup-v2), at most 64 sessions, so at most 65536 MiB for the workers together; confined: Landlock ABI 7 (no file, no network), seccomp (no exec, no new process, no socket), no_new_privs\n"+
+		"jido mcp: sessions' Lua runs in worker processes, memory ceiling 512 MiB each (rlimit-as), at most 64 sessions, so at most 32768 MiB for the workers together; NOT confined by the kernel (it has neither Landlock nor seccomp)\n", out.String())
+	assert.Contains(t, describeWorker(worker.Started{MaxMemory: 1 << 30}, 0), "no cap on sessions")
 }

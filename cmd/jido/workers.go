@@ -11,12 +11,13 @@ import (
 
 // workerReporter returns a manager.Config.OnWorkerStart for a server: it writes to w how
 // the sessions' Lua workers are bounded and confined, when the first starts and whenever
-// that changes, so that an operator sees what holds them.
-func workerReporter(w io.Writer) func(string, worker.Started) {
+// that changes, so that an operator sees what holds them; maxSessions (0: no cap) bounds
+// how many run at once.
+func workerReporter(w io.Writer, maxSessions int) func(string, worker.Started) {
 	var mu sync.Mutex
 	last := ""
 	return func(_ string, st worker.Started) {
-		line := describeWorker(st)
+		line := describeWorker(st, maxSessions)
 		mu.Lock()
 		defer mu.Unlock()
 		if line != last {
@@ -26,8 +27,8 @@ func workerReporter(w io.Writer) func(string, worker.Started) {
 	}
 }
 
-// describeWorker says in one line what bounds and confines a worker.
-func describeWorker(st worker.Started) string {
+// describeWorker says in one line what bounds and confines a worker, and all of them.
+func describeWorker(st worker.Started, maxSessions int) string {
 	c := st.Confinement
 	var parts []string
 	if c.LandlockABI > 0 {
@@ -43,5 +44,9 @@ func describeWorker(st worker.Started) string {
 		}
 		conf = "confined: " + strings.Join(parts, ", ")
 	}
-	return fmt.Sprintf("jido mcp: sessions' Lua runs in worker processes, memory ceiling %d MiB (%s); %s", st.MaxMemory>>20, st.Ceiling, conf)
+	all := "no cap on sessions, so none on the workers' memory together (--max-sessions)"
+	if maxSessions > 0 {
+		all = fmt.Sprintf("at most %d sessions, so at most %d MiB for the workers together", maxSessions, int64(maxSessions)*(st.MaxMemory>>20))
+	}
+	return fmt.Sprintf("jido mcp: sessions' Lua runs in worker processes, memory ceiling %d MiB each (%s), %s; %s", st.MaxMemory>>20, st.Ceiling, all, conf)
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -641,4 +642,27 @@ func TestMCPSocketRefusesAnotherUID(t *testing.T) {
 	cs := mcpConnect(t, srv.transport(), nil, nil)
 	_, err = cs.ListTools(t.Context(), nil)
 	require.NoError(t, err, "the user still connects")
+}
+
+// TestMCPMaxSessions: a server with --max-sessions 1 serves one client at a time: another
+// client's calls fail with a clear error until the first has gone.
+func TestMCPMaxSessions(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.txt": "a\n"})
+	srv := mcpHTTP(t, "--root", root, "--max-sessions", "1")
+	read := map[string]any{"path": "a.txt"}
+	first := mcpConnect(t, srv.transport(), nil, nil)
+	require.False(t, mcpCall(t, first, "read_file", read).IsError)
+	second := mcpConnect(t, srv.transport(), nil, nil)
+	res, err := second.CallTool(t.Context(), &mcp.CallToolParams{Name: "read_file", Arguments: read})
+	if err == nil {
+		require.True(t, res.IsError, "a second session over the cap")
+		err = errors.New(res.Content[0].(*mcp.TextContent).Text)
+	}
+	assert.Contains(t, err.Error(), "too many open sessions")
+	require.NoError(t, first.Close())
+	require.Eventually(t, func() bool {
+		res, err := second.CallTool(t.Context(), &mcp.CallToolParams{Name: "read_file", Arguments: read})
+		return err == nil && !res.IsError
+	}, 10*time.Second, 50*time.Millisecond, "the session is served once the first client has gone")
 }
