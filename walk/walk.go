@@ -208,7 +208,10 @@ func (wk *walk) dir(open, show string, depth int, m *ignore.Matcher, link bool) 
 		wk.unreadable.Add(1)
 		return
 	}
-	entries, err := d.Entries(nil)
+	buf := entryBufs.Get().(*[]security.TreeEntry)
+	defer putEntries(buf)
+	entries, err := d.Entries((*buf)[:0])
+	*buf = entries
 	if err != nil {
 		wk.unreadable.Add(1)
 	}
@@ -229,9 +232,24 @@ func (wk *walk) dir(open, show string, depth int, m *ignore.Matcher, link bool) 
 	}
 }
 
+// entryBufs holds the buffers directories are listed into, so that a walk of a thousand
+// directories does not grow a thousand slices; a directory keeps its buffer while its
+// subdirectories (walked inline) take others.
+var entryBufs = sync.Pool{New: func() any { return new([]security.TreeEntry) }}
+
+// putEntries returns a listing's buffer to entryBufs, without the names it refers to.
+func putEntries(buf *[]security.TreeEntry) {
+	clear(*buf)
+	entryBufs.Put(buf)
+}
+
 // entry handles one entry of a directory being walked.
 func (wk *walk) entry(d Dir, open, show string, e security.TreeEntry, depth int, m *ignore.Matcher, link bool) {
-	openPath, showPath, typ := join(open, e.Name), join(show, e.Name), e.Type
+	openPath, typ := join(open, e.Name), e.Type
+	showPath := openPath
+	if show != open { // below a followed symlink
+		showPath = join(show, e.Name)
+	}
 	if typ&fs.ModeSymlink != 0 && wk.opts.FollowSymlinks {
 		target, info, ok := wk.follow(openPath, open)
 		if !ok {

@@ -3,6 +3,7 @@ package walk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -212,4 +213,23 @@ func TestWalkMatchesGit(t *testing.T) {
 	want := strings.Fields(git("ls-files", "-o", "--exclude-standard"))
 	slices.Sort(want)
 	assert.Equal(t, want, paths(t, New(root, nil), ".", Options{Hidden: true}))
+}
+
+// TestWalkAllocations checks what a walk allocates: two strings per entry, its name and
+// its path (not a second path for the path it reports), and a few objects per directory
+// (not a listing that grows from nothing in each).
+func TestWalkAllocations(t *testing.T) {
+	const dirs, perDir = 50, 10
+	files := map[string]string{}
+	for i := range dirs * perDir {
+		files[fmt.Sprintf("root/d%02d/f%03d.go", i/perDir, i)] = ""
+	}
+	_, root := makeTree(t, files, nil)
+	w := New(root, nil)
+	allocs := testing.AllocsPerRun(10, func() {
+		_, err := w.Walk(t.Context(), ".", Options{}, func(Entry) error { return nil })
+		require.NoError(t, err)
+	})
+	t.Logf("%.0f allocations for %d directories of %d files", allocs, dirs, perDir)
+	assert.Less(t, allocs, float64(2*(dirs*perDir+dirs)+8*dirs))
 }

@@ -149,10 +149,16 @@ func fileInfo(e walk.Entry) definitions.FileInfo {
 // costs bounded memory; beyond it the result is marked truncated.
 const maxCollected = 200_000
 
-// collector gathers walk entries from the walk's goroutines.
+// blockLen is the number of entries of one block of a collector.
+const blockLen = 1024
+
+// collector gathers walk entries from the walk's goroutines, in blocks that are never
+// copied as they fill (a growing slice of ten thousand entries is reallocated and copied
+// some twenty times).
 type collector struct {
 	mu        sync.Mutex
-	files     []definitions.FileInfo
+	blocks    [][]definitions.FileInfo
+	n         int
 	seen      map[string]bool // paths already collected (several glob patterns)
 	truncated bool
 }
@@ -167,30 +173,40 @@ func (c *collector) add(e walk.Entry) error {
 		}
 		c.seen[e.Path] = true
 	}
-	if len(c.files) >= maxCollected {
+	if c.n >= maxCollected {
 		c.truncated = true
 		return walk.Stop
 	}
-	c.files = append(c.files, fileInfo(e))
+	if c.n%blockLen == 0 {
+		c.blocks = append(c.blocks, make([]definitions.FileInfo, 0, blockLen))
+	}
+	last := &c.blocks[len(c.blocks)-1]
+	*last = append(*last, fileInfo(e))
+	c.n++
 	return nil
 }
 
-// result sorts the files with cmp and keeps the first limit.
-func (c *collector) result(limit int, cmp func(a, b definitions.FileInfo) int) *definitions.FileList {
-	slices.SortFunc(c.files, cmp)
-	res := &definitions.FileList{Files: c.files, Count: len(c.files), Truncated: c.truncated}
-	if res.Files == nil {
-		res.Files = []definitions.FileInfo{}
+// result sorts the files with cmp (through pointers: an entry is 64 bytes) and copies the
+// first limit into the list.
+func (c *collector) result(limit int, cmp func(a, b *definitions.FileInfo) int) *definitions.FileList {
+	order := make([]*definitions.FileInfo, 0, c.n)
+	for _, b := range c.blocks {
+		for i := range b {
+			order = append(order, &b[i])
+		}
 	}
-	if len(res.Files) > limit {
-		res.Files, res.Truncated = res.Files[:limit], true
+	slices.SortFunc(order, cmp)
+	res := &definitions.FileList{Count: c.n, Truncated: c.truncated || c.n > limit}
+	res.Files = make([]definitions.FileInfo, min(c.n, limit))
+	for i := range res.Files {
+		res.Files[i] = *order[i]
 	}
 	return res
 }
 
-func byPath(a, b definitions.FileInfo) int { return strings.Compare(a.Path, b.Path) }
+func byPath(a, b *definitions.FileInfo) int { return strings.Compare(a.Path, b.Path) }
 
-func newestFirst(a, b definitions.FileInfo) int {
+func newestFirst(a, b *definitions.FileInfo) int {
 	if c := b.MTime.Compare(a.MTime); c != 0 {
 		return c
 	}
@@ -310,15 +326,31 @@ func (f *Find) walkGlob(ctx context.Context, base, pat string, hidden bool, c *c
 	if !strings.Contains(rest, "**") {
 		depth = strings.Count(rest, "/") + 1
 	}
+	match := globMatcher(pat)
 	opts := walk.Options{
 		Hidden: hidden, MaxDepth: depth, Stat: true,
-		Match: func(p string, typ fs.FileMode) bool {
-			ok, _ := doublestar.Match(pat, relTo(base, p))
-			return ok && !typ.IsDir()
-		},
+		Match: func(p string, typ fs.FileMode) bool { return !typ.IsDir() && match(relTo(base, p)) },
 	}
 	_, err = f.Walker.Walk(ctx, start, opts, c.add)
 	return err
+}
+
+// globMatcher returns the matcher of a validated glob against paths relative to its base.
+// `**` matches every path, `**/*SUFFIX` (SUFFIX literal, without a slash) is a suffix
+// test, and `**/NAME` (NAME without a slash) is matched on the last segment only: the
+// common patterns cost no doublestar call, or one on a short name.
+func globMatcher(pat string) func(rel string) bool {
+	name, anyDir := strings.CutPrefix(pat, "**/")
+	suffix, star := strings.CutPrefix(name, "*")
+	switch {
+	case pat == "**":
+		return func(string) bool { return true }
+	case !anyDir || name == "**" || strings.Contains(name, "/"):
+		return func(rel string) bool { ok, _ := doublestar.Match(pat, rel); return ok }
+	case star && !strings.ContainsAny(suffix, `*?[]{}\`):
+		return func(rel string) bool { return strings.HasSuffix(rel, suffix) }
+	}
+	return func(rel string) bool { ok, _ := doublestar.Match(name, path.Base(rel)); return ok }
 }
 
 // relTo makes name (a path from the root) relative to base.
