@@ -48,56 +48,84 @@ func sysProcAttr(ns, netns bool) *syscall.SysProcAttr {
 	return a
 }
 
+// sparesWork: the helper can wait as a spare (see spare.go).
+const sparesWork = true
+
 // helperMain confines the helper process and execs the command; it returns only on failure
 // (exit status 126, as a shell does for a command it cannot run).
 func helperMain(arg string) int {
 	// Capabilities and no_new_privs are per thread: the thread that drops them must be the
 	// one that execs.
 	runtime.LockOSThread()
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(os.Stderr, "jido sandbox: "+format+"\n", args...)
-		return 126
-	}
 	s, err := decodeSpec(arg)
-	if err != nil {
-		return fail("%v", err)
+	switch {
+	case err != nil:
+	case s.Spare:
+		err = spareMain(s)
+	default:
+		err = oneShot(s)
 	}
+	fmt.Fprintf(os.Stderr, "jido sandbox: %v\n", err)
+	return 126
+}
+
+// oneShot runs the command of the spec: it joins the command's cgroup first, builds the
+// private root, then confines itself and execs the command.
+func oneShot(s spec) error {
+	if err := join(s); err != nil {
+		return err
+	}
+	if s.Mounts {
+		if err := privateRoot(s); err != nil {
+			return fmt.Errorf("building the private root: %w", err)
+		}
+	}
+	return command(s, os.Environ())
+}
+
+// join puts the helper in the command's cgroups, or when there are none bounds the
+// processes of a non-root user with RLIMIT_NPROC; before the command can fork.
+func join(s spec) error {
 	for _, procs := range s.Cgroups {
 		if err := os.WriteFile(procs, []byte(strconv.Itoa(os.Getpid())), 0); err != nil {
-			return fail("joining the session's cgroup: %v", err)
+			return fmt.Errorf("joining the session's cgroup: %w", err)
 		}
 	}
 	if len(s.Cgroups) == 0 && os.Getuid() != 0 {
 		lim := uint64(s.MaxProcs)
 		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: lim, Max: lim}); err != nil {
-			return fail("limiting processes: %v", err)
+			return fmt.Errorf("limiting processes: %w", err)
 		}
 	}
-	if s.Mounts {
-		if err := privateRoot(s); err != nil {
-			return fail("building the private root: %v", err)
-		}
+	return nil
+}
+
+// command enters the command's directory (in the private root, or a spare's, which has
+// not been put there), looks the program up, applies Landlock, drops every capability,
+// loads the syscall filter and execs the command with env.
+func command(s spec, env []string) error {
+	if s.Mounts || s.Spare {
 		if err := os.Chdir(s.Dir); err != nil {
-			return fail("entering %s: %v", s.Dir, err)
+			return fmt.Errorf("entering %s: %w", s.Dir, err)
 		}
 	}
 	// Looked up before Landlock and seccomp, while the helper can still read every
 	// directory of PATH.
 	path, err := exec.LookPath(s.Argv[0])
 	if err != nil {
-		return fail("%v", err)
+		return err
 	}
 	if err := restrict(s); err != nil {
-		return fail("applying Landlock: %v", err)
+		return fmt.Errorf("applying Landlock: %w", err)
 	}
 	if err := dropCapabilities(); err != nil {
-		return fail("dropping capabilities: %v", err)
+		return fmt.Errorf("dropping capabilities: %w", err)
 	}
 	if err := loadSeccomp(s.Network, s.Mounts); err != nil {
-		return fail("loading the syscall filter: %v", err)
+		return fmt.Errorf("loading the syscall filter: %w", err)
 	}
-	err = syscall.Exec(path, s.Argv, os.Environ())
-	return fail("exec %s: %v", s.Argv[0], err)
+	err = syscall.Exec(path, s.Argv, env)
+	return fmt.Errorf("exec %s: %w", s.Argv[0], err)
 }
 
 // restrict applies the spec's Landlock rules at the best ABI the kernel has (nothing on a

@@ -102,11 +102,7 @@ func bindAll(s spec) error {
 	if err := makeDev(); err != nil {
 		return err
 	}
-	hostKeys, _ := filepath.Glob(oldRoot + "/etc/ssh/ssh_host_*_key")
-	for i := range hostKeys {
-		hostKeys[i] = strings.TrimPrefix(hostKeys[i], oldRoot)
-	}
-	for _, p := range slices.Concat(hiddenSystemFiles, hostKeys, s.Hidden) {
+	for _, p := range slices.Concat(hiddenSystemFiles, hostKeys(oldRoot), s.Hidden) {
 		if err := hide(newRoot + p); err != nil {
 			return err
 		}
@@ -115,6 +111,16 @@ func bindAll(s spec) error {
 		return err
 	}
 	return nil
+}
+
+// hostKeys are the SSH host keys (/etc/ssh/ssh_host_*_key) of the tree at root ("" for
+// the current root), by their paths from root.
+func hostKeys(root string) []string {
+	keys, _ := filepath.Glob(root + "/etc/ssh/ssh_host_*_key")
+	for i := range keys {
+		keys[i] = strings.TrimPrefix(keys[i], root)
+	}
+	return keys
 }
 
 // bindPath binds the host path src (seen under oldRoot) at dst, read-only when ro. A

@@ -52,11 +52,12 @@ const (
 	DefaultMaxMemory = 8 << 30
 )
 
-// specVersion changes whenever spec does, so that a jido-sandbox from another build of
-// jido refuses to run rather than misread its orders.
-const specVersion = 2
+// specVersion changes whenever spec or request does, so that a jido-sandbox from another
+// build of jido refuses to run rather than misread its orders.
+const specVersion = 3
 
-// spec is what the parent hands the helper: the policy, resolved, and the command.
+// spec is what the parent hands the helper: the policy, resolved, and the command; a spare
+// helper's has no command (Argv, Dir, Cgroups): its request brings it (see spare.go).
 type spec struct {
 	Version   int      `json:"v"`
 	ReadOnly  []string `json:"ro"`
@@ -70,6 +71,7 @@ type spec struct {
 	Cgroups   []string `json:"cgroups,omitempty"` // cgroup.procs files to join
 	Dir       string   `json:"dir"`
 	Argv      []string `json:"argv"`
+	Spare     bool     `json:"spare,omitempty"` // build the root, then wait for the command's request
 }
 
 // systemDirs are readable by every command: programs, libraries, configuration and the
@@ -170,7 +172,7 @@ func decodeSpec(arg string) (spec, error) {
 	if s.Version != specVersion {
 		return s, fmt.Errorf("sandbox helper: it comes from another build of jido (spec version %d, want %d); build both again: go install ./cmd/...", s.Version, specVersion)
 	}
-	if len(s.Argv) == 0 {
+	if len(s.Argv) == 0 && !s.Spare {
 		return s, fmt.Errorf("sandbox helper: no command")
 	}
 	return s, nil

@@ -34,6 +34,9 @@ func (*cmdGroup) killAll()                     {}
 func (*cmdGroup) remove()                      {}
 func (*cmdGroup) oomKilled() bool              { return false }
 
+// sparesWork is false: there is no root to build ahead.
+const sparesWork = false
+
 // helperMain execs the command unconfined.
 func helperMain(arg string) int {
 	s, err := decodeSpec(arg)

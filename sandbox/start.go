@@ -34,9 +34,13 @@ type Sandbox struct {
 	policy Policy
 	ro, rw []string
 
-	mu    sync.Mutex
-	ns    bool          // new namespaces work (cleared after the first refusal)
-	group *sessionGroup // made at the first command; nil before
+	mu        sync.Mutex
+	ns        bool           // new namespaces work (cleared after the first refusal)
+	group     *sessionGroup  // made at the first command; nil before
+	spare     *spare         // the helper started ahead for the next command; nil when none
+	refilling bool           // a spare is being started
+	closed    bool           // Close was called: no more spares
+	bg        sync.WaitGroup // goroutines starting or reaping spares, which Close waits for
 }
 
 // Isolates reports whether commands get a private root on this machine: whether a child
@@ -111,6 +115,7 @@ type Options struct {
 type Process struct {
 	Cmd         *exec.Cmd
 	Confinement Confinement
+	Spare       bool      // a spare helper, started before the command, ran it (see Start)
 	OOMKilled   bool      // set by Release: the kernel killed a process of the command for the session's memory limit
 	group       *cmdGroup // nil without a cgroup
 }
@@ -119,15 +124,42 @@ type Process struct {
 const maxSpec = 120 << 10
 
 // Start starts a command in the sandbox, in a session and process group of its own, with
-// the per-command paths found by the caller.
+// the per-command paths found by the caller. The command runs in the spare helper when
+// there is one that built its private root for the same paths and still masks them as
+// built; otherwise a helper is started for it. Either way a spare is then started in the
+// background for the next command, predicting the same paths: the first command of a
+// session pays for a helper's start and root, later ones mostly do not.
 func (s *Sandbox) Start(o Options, paths Paths) (*Process, error) {
+	session := s.session()
+	p := &Process{}
+	ns, err := s.start(p, session, o, paths)
+	if err != nil {
+		p.group.remove()
+		return nil, err
+	}
+	p.Confinement = s.confinement(session, p.group)
+	if ns {
+		p.Confinement.Filesystem = "private-root"
+		if !s.policy.Network {
+			p.Confinement.Network = "namespace"
+		}
+	}
+	s.refill(paths)
+	return p, nil
+}
+
+// session returns the session's cgroup, made at the first command.
+func (s *Sandbox) session() *sessionGroup {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.group == nil {
 		s.group = newSessionGroup(s.policy.MaxProcs, s.policy.MaxMemory)
 	}
-	session := s.group
-	s.mu.Unlock()
-	group := session.newCmdGroup()
+	return s.group
+}
+
+// confinement is what a command gets whether or not namespaces work (Start adds theirs).
+func (s *Sandbox) confinement(session *sessionGroup, group *cmdGroup) Confinement {
 	conf := Confinement{Landlock: landlockABI(), Procs: "none", Memory: "none", Network: "unrestricted", Filesystem: "landlock", Seccomp: seccompSupported()}
 	switch {
 	case group != nil && session.procs:
@@ -145,22 +177,26 @@ func (s *Sandbox) Start(o Options, paths Paths) (*Process, error) {
 	case conf.Landlock >= 4:
 		conf.Network = "landlock-tcp"
 	}
+	return conf
+}
+
+// start runs the command in the spare or in a helper of its own, sets p.Cmd, p.Spare and
+// p.group, and reports whether the command got new namespaces.
+func (s *Sandbox) start(p *Process, session *sessionGroup, o Options, paths Paths) (bool, error) {
+	if sp := s.takeSpare(o, paths); sp != nil {
+		p.Cmd, p.Spare, p.group = sp.cmd, true, sp.group
+		return sp.ns, nil
+	}
+	p.group = session.newCmdGroup()
 	for {
 		s.mu.Lock()
 		ns := s.ns
 		s.mu.Unlock()
-		sp := spec{
-			Version: specVersion, ReadOnly: s.ro, ReadWrite: s.rw, Protected: paths.Protected, Hidden: paths.Hidden, Writable: paths.Writable,
-			Mounts: ns, Network: s.policy.Network, MaxProcs: s.policy.MaxProcs, Dir: o.Dir, Argv: o.Argv,
-		}
-		sp.Cgroups = group.procsFiles()
-		arg, err := sp.encode()
-		if err == nil && len(arg) > maxSpec {
-			err = fmt.Errorf("sandbox: %d protected and hidden paths are more than the helper can take; protect a directory rather than its files", len(paths.Protected)+len(paths.Hidden))
-		}
+		sp := s.spec(ns, paths)
+		sp.Cgroups, sp.Dir, sp.Argv = p.group.procsFiles(), o.Dir, o.Argv
+		arg, err := sp.arg()
 		if err != nil {
-			group.remove()
-			return nil, err
+			return false, err
 		}
 		cmd := exec.Command(s.exe, HelperArg, arg)
 		cmd.Dir = o.Dir
@@ -175,18 +211,26 @@ func (s *Sandbox) Start(o Options, paths Paths) (*Process, error) {
 			s.mu.Unlock()
 			continue
 		}
-		if err != nil {
-			group.remove()
-			return nil, err
-		}
-		if ns {
-			conf.Filesystem = "private-root"
-			if !s.policy.Network {
-				conf.Network = "namespace"
-			}
-		}
-		return &Process{Cmd: cmd, Confinement: conf, group: group}, nil
+		p.Cmd = cmd
+		return ns, err
 	}
+}
+
+// spec is the helper's spec for paths, without a command.
+func (s *Sandbox) spec(ns bool, paths Paths) spec {
+	return spec{
+		Version: specVersion, ReadOnly: s.ro, ReadWrite: s.rw, Protected: paths.Protected, Hidden: paths.Hidden, Writable: paths.Writable,
+		Mounts: ns, Network: s.policy.Network, MaxProcs: s.policy.MaxProcs,
+	}
+}
+
+// arg renders the spec as the helper's argument, refusing one longer than maxSpec.
+func (sp spec) arg() (string, error) {
+	arg, err := sp.encode()
+	if err == nil && len(arg) > maxSpec {
+		err = fmt.Errorf("sandbox: %d protected and hidden paths are more than the helper can take; protect a directory rather than its files", len(sp.Protected)+len(sp.Hidden))
+	}
+	return arg, err
 }
 
 // Kill kills every process of the command: its process group, and with a cgroup every
@@ -198,13 +242,20 @@ func (p *Process) Kill() {
 	p.group.killAll()
 }
 
-// Close removes the session's cgroup; call it once every command has been released.
+// Close kills the spare helper, waits until it is gone, and removes the session's cgroup;
+// call it once every command has been released.
 func (s *Sandbox) Close() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.group != nil {
-		s.group.remove()
-		s.group = nil
+	s.closed = true
+	sp, group := s.spare, s.group
+	s.spare, s.group = nil, nil
+	s.mu.Unlock()
+	if sp != nil {
+		sp.discard()
+	}
+	s.bg.Wait()
+	if group != nil {
+		group.remove()
 	}
 }
 

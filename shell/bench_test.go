@@ -7,30 +7,68 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/jido-run/jido/security"
 )
 
-// BenchmarkRunTrue measures what the sandbox adds to a command: run_shell's path for
-// `true` (helper re-exec, namespace, cgroup, Landlock, pipes, cleanup) against a plain
-// exec.Command("true") in the same run.
+// BenchmarkRunTrue measures what the sandbox adds to a command, in one run: run_shell's
+// path for `true` (helper, namespaces, cgroup, private root, Landlock, pipes, cleanup) as
+// a session's first command and as a later one (run by the spare helper started after the
+// command before), against a plain exec.Command("true"). The helper is the shipped
+// cmd/jido-sandbox. Each command follows a pause, as between a model's turns, which is
+// not timed.
 func BenchmarkRunTrue(b *testing.B) {
-	b.Run("sandboxed", func(b *testing.B) {
-		r, _ := newRunner(b)
-		for b.Loop() {
-			res, err := r.Run(b.Context(), Request{Argv: []string{"true"}})
-			if err != nil || res.ExitCode != 0 {
-				b.Fatal(err, res)
-			}
+	helper := filepath.Join(b.TempDir(), "jido-sandbox")
+	if out, err := exec.Command("go", "build", "-o", helper, "github.com/jido-run/jido/cmd/jido-sandbox").CombinedOutput(); err != nil {
+		b.Fatalf("building the helper: %v\n%s", err, out)
+	}
+	run := func(b *testing.B, r *Runner) {
+		res, err := r.Run(b.Context(), Request{Argv: []string{"true"}})
+		if err != nil || res.ExitCode != 0 {
+			b.Fatal(err, res)
+		}
+	}
+	b.Run("first", func(b *testing.B) {
+		dir := b.TempDir()
+		for range b.N {
+			b.StopTimer()
+			r := newRunnerIn(b, dir, Options{Helper: helper})
+			time.Sleep(turn)
+			b.StartTimer()
+			run(b, r)
+			b.StopTimer()
+			r.Close()
+			b.StartTimer()
+		}
+	})
+	b.Run("later", func(b *testing.B) {
+		r := newRunnerIn(b, b.TempDir(), Options{Helper: helper})
+		run(b, r)
+		b.ResetTimer()
+		for range b.N {
+			pause(b)
+			run(b, r)
 		}
 	})
 	b.Run("exec.Command", func(b *testing.B) {
-		for b.Loop() {
+		for range b.N {
+			pause(b)
 			if err := exec.Command("true").Run(); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
+}
+
+// turn is the pause between two commands: far less than a model's turn takes.
+const turn = 50 * time.Millisecond
+
+// pause waits a turn, untimed.
+func pause(b *testing.B) {
+	b.StopTimer()
+	time.Sleep(turn)
+	b.StartTimer()
 }
 
 // BenchmarkScanProject measures the look over the project before each command (protected
