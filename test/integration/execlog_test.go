@@ -144,6 +144,9 @@ type execObserver struct {
 	pending []byte        // the log read past its last complete line
 	n       int           // lines sent
 	output  *bytes.Buffer // the child's and strace's stdout and stderr; read only after Wait
+	// waiting are the helpers that have not executed their command yet: a spare helper
+	// (sandbox) starts during one line and runs the next one's.
+	waiting []execCall
 }
 
 // startExecObserver starts the child under strace, running lines in the project root dir
@@ -194,7 +197,27 @@ func (o *execObserver) run(line string) ([]execCall, runReport, error) {
 		return nil, rep, o.failed(fmt.Errorf("the child's answer: %w", err))
 	}
 	execs, err := o.part(o.n, 10*time.Second)
+	execs = append(o.waiting, execs...)
+	o.waiting = waitingHelpers(execs)
 	return execs, rep, err
+}
+
+// waitingHelpers returns the executions of the helper that are the last of their process
+// in execs: helpers still waiting for their command.
+func waitingHelpers(execs []execCall) []execCall {
+	self := filepath.Base(os.Args[0])
+	last := map[int]execCall{}
+	for _, e := range execs {
+		last[e.pid] = e
+	}
+	var out []execCall
+	for _, e := range execs {
+		if l := last[e.pid]; l.program() == self && l.arg(1) == sandbox.HelperArg && slices.Equal(l.argv, e.argv) {
+			out = append(out, e)
+			delete(last, e.pid)
+		}
+	}
+	return out
 }
 
 // part reads the log up to marker n and returns the executions before it, the markers
