@@ -76,8 +76,10 @@ func (e execCall) arg(i int) string {
 
 var (
 	// straceExec matches strace's line for an execve or execveat: pid, path, and the rest,
-	// which starts with argv.
-	straceExec = regexp.MustCompile(`^(\d+) +execve(?:at)?\((?:[^,"]+, )?"((?:[^"\\]|\\.)*)", \[(.*)$`)
+	// which starts with argv. The line may start with the unfinished record of a process
+	// killed in a system call ("123 ???(", a discarded spare helper), which strace does not
+	// end with a newline.
+	straceExec = regexp.MustCompile(`^(?:\d+ +\?\?\?\()?(\d+) +execve(?:at)?\((?:[^,"]+, )?"((?:[^"\\]|\\.)*)", \[(.*)$`)
 	// straceString matches one string of strace's output, without its quotes.
 	straceString = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
 )
