@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -29,8 +30,9 @@ const (
 	answerFD = 4
 )
 
-// A spare's answers to its request.
+// What a spare says on answerFD: that it is ready, then its answer to its request.
 const (
+	ready    = 'r' // its root is built: it waits for its request
 	accepted = 'y' // it runs the command
 	refused  = 'n' // its root does not fit the command: it exits without running it
 )
@@ -105,6 +107,12 @@ func (s *Sandbox) refill(paths Paths) {
 		defer s.bg.Done()
 		group := session.newCmdGroup()
 		sp, err := s.startSpare(paths, ns, group)
+		if err == nil {
+			if err = sp.awaitReady(); err != nil {
+				sp.discard()
+				return
+			}
+		}
 		s.mu.Lock()
 		s.refilling = false
 		keep := err == nil && !s.closed
@@ -184,6 +192,20 @@ func (sp *spare) run(o Options, paths Paths) bool {
 	sp.stdout.bind(nil, o.Stdout)
 	sp.stderr.bind(nil, o.Stderr)
 	return true
+}
+
+// awaitReady waits until the spare has built its root: a command given it before would
+// wait for that, and a change on the host made meanwhile would be built over, unseen by
+// the spare's check of its mounts.
+func (sp *spare) awaitReady() error {
+	var b [1]byte
+	if _, err := io.ReadFull(sp.answer, b[:]); err != nil {
+		return err
+	}
+	if b[0] != ready {
+		return fmt.Errorf("the spare said %q where it was due to say it was ready", b[0])
+	}
+	return nil
 }
 
 // discard kills the spare, waits for it and removes its cgroup.

@@ -26,12 +26,16 @@ func spareMain(s spec) error {
 		}
 		built = mountStates(masked(s))
 	}
+	ans := os.NewFile(answerFD, "answer") // one File: a second would close the fd when collected
+	if _, err := ans.Write([]byte{ready}); err != nil {
+		return fmt.Errorf("saying it is ready: %w", err)
+	}
 	r, err := awaitRequest()
 	if err != nil {
 		return err
 	}
 	fits := r.Paths.equal(Paths{Protected: s.Protected, Hidden: s.Hidden, Writable: s.Writable}) && (!s.Mounts || intact(built, masked(s)))
-	if err := answer(fits); err != nil || !fits {
+	if err := answer(ans, fits); err != nil || !fits {
 		return errors.Join(errors.New("the spare's root does not fit the command"), err)
 	}
 	if r.Merge {
@@ -55,16 +59,15 @@ func awaitRequest() (request, error) {
 	return decodeRequest(data)
 }
 
-// answer tells the parent whether the spare runs the command, on answerFD, and closes it
-// (the command must not inherit it).
-func answer(yes bool) error {
-	f := os.NewFile(answerFD, "answer")
-	defer f.Close()
+// answer tells the parent whether the spare runs the command, on ans (answerFD), and
+// closes it (the command must not inherit it).
+func answer(ans *os.File, yes bool) error {
+	defer ans.Close()
 	b := byte(refused)
 	if yes {
 		b = accepted
 	}
-	_, err := f.Write([]byte{b})
+	_, err := ans.Write([]byte{b})
 	return err
 }
 
