@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // A spare is a helper started ahead of the command it will run: it has started, entered
@@ -97,46 +98,59 @@ func (s *Sandbox) startSpare(paths Paths, ns bool, group *cmdGroup) (*spare, err
 func (s *Sandbox) refill(paths Paths) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !sparesWork || s.closed || s.spare != nil || s.refilling {
+	if !sparesWork || s.closed || s.spare != nil || s.refilled != nil {
 		return
 	}
-	s.refilling = true
+	refilled := make(chan struct{})
+	s.refilled = refilled
 	ns, session := s.ns, s.group
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
 		group := session.newCmdGroup()
 		sp, err := s.startSpare(paths, ns, group)
-		if err == nil {
-			if err = sp.awaitReady(); err != nil {
-				sp.discard()
-				return
-			}
+		switch {
+		case err != nil:
+			group.remove()
+		case sp.awaitReady() != nil:
+			sp.discard()
+			sp, err = nil, errors.New("the spare died before it was ready")
 		}
 		s.mu.Lock()
-		s.refilling = false
 		keep := err == nil && !s.closed
 		if keep {
 			s.spare = sp
 		}
+		s.refilled = nil
+		close(refilled)
 		s.mu.Unlock()
-		switch {
-		case err != nil:
-			group.remove()
-		case !keep:
+		if err == nil && !keep {
 			sp.discard()
 		}
 	}()
 }
 
+// spareWait bounds how long a command waits for a spare still building its root (one
+// started when the previous command ended, right before): a helper of its own would take
+// as long, and compete with it for the CPU. Only a spare that hangs makes it wait so long.
+const spareWait = 250 * time.Millisecond
+
 // takeSpare runs the command in the spare when its root was built for paths and it
 // accepts the command, and returns it; nil when there is no spare or it cannot run the
-// command (then it is discarded).
+// command (then it is discarded). A spare still starting is waited for, a little.
 func (s *Sandbox) takeSpare(o Options, paths Paths) *spare {
 	if !spareCan(o) {
 		return nil
 	}
 	s.mu.Lock()
+	if refilled := s.refilled; s.spare == nil && refilled != nil {
+		s.mu.Unlock()
+		select {
+		case <-refilled:
+		case <-time.After(spareWait):
+		}
+		s.mu.Lock()
+	}
 	sp, ns := s.spare, s.ns
 	s.spare = nil
 	s.mu.Unlock()

@@ -69,6 +69,22 @@ func TestLaterCommandsRunInTheSpare(t *testing.T) {
 	assert.NotContains(t, both.String(), "GREETING", "nothing of the command before")
 }
 
+// TestBackToBackCommandsWaitForTheSpare: a command started right after another was
+// released waits for the spare that release started, rather than starting a helper of its
+// own beside it.
+func TestBackToBackCommandsWaitForTheSpare(t *testing.T) {
+	f := newFixture(t)
+	sb := mustNew(t, Policy{Root: f.root, TempDir: f.tmp})
+	requirePrivateRoot(t, sb, f)
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	start(t, sb, f.root, "true", "", env, Paths{})
+	for range 3 {
+		_, _, code, spare := start(t, sb, f.root, "true", "", env, Paths{})
+		assert.Zero(t, code)
+		assert.True(t, spare, "the spare started by the previous release ran the command")
+	}
+}
+
 // TestSpareNeverUnmasks: a secret or protected path that appears, or is replaced on the
 // host (which detaches a spare's mount over it), between two commands is masked in the
 // second as in the first, by a helper started for it.

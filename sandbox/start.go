@@ -34,13 +34,13 @@ type Sandbox struct {
 	policy Policy
 	ro, rw []string
 
-	mu        sync.Mutex
-	ns        bool           // new namespaces work (cleared after the first refusal)
-	group     *sessionGroup  // made at the first command; nil before
-	spare     *spare         // the helper started ahead for the next command; nil when none
-	refilling bool           // a spare is being started
-	closed    bool           // Close was called: no more spares
-	bg        sync.WaitGroup // goroutines starting or reaping spares, which Close waits for
+	mu       sync.Mutex
+	ns       bool           // new namespaces work (cleared after the first refusal)
+	group    *sessionGroup  // made at the first command; nil before
+	spare    *spare         // the helper started ahead for the next command; nil when none
+	refilled chan struct{}  // while a spare is being started: closed when it is ready or failed
+	closed   bool           // Close was called: no more spares
+	bg       sync.WaitGroup // goroutines starting or reaping spares, which Close waits for
 }
 
 // Isolates reports whether commands get a private root on this machine: whether a child
