@@ -89,6 +89,15 @@ func bindAll(s spec) error {
 			return err
 		}
 	}
+	// The directories above a protected path are mounts too (onto themselves, writable), so
+	// that no command can rename or remove one and make a new path where the protected one
+	// was (mv .git .git-old && mkdir .git: a new .git/config would escape the read-only
+	// mount, which moved with the old directory).
+	for _, d := range protectedParents(s) {
+		if err := bindPath(oldRoot+d, newRoot+d, false); err != nil {
+			return err
+		}
+	}
 	for _, p := range s.Protected {
 		if err := bindPath(oldRoot+p, newRoot+p, true); err != nil {
 			return err
@@ -111,6 +120,28 @@ func bindAll(s spec) error {
 		return err
 	}
 	return nil
+}
+
+// protectedParents lists, parents first, the directories between each protected path and
+// the writable area that holds it (both excluded).
+func protectedParents(s spec) []string {
+	var dirs []string
+	for _, p := range s.Protected {
+		area := ""
+		for _, rw := range s.ReadWrite {
+			if strings.HasPrefix(p, rw+"/") && len(rw) > len(area) {
+				area = rw
+			}
+		}
+		if area == "" {
+			continue
+		}
+		for d := filepath.Dir(p); strings.HasPrefix(d, area+"/"); d = filepath.Dir(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	slices.Sort(dirs)
+	return slices.Compact(dirs)
 }
 
 // hostKeys are the SSH host keys (/etc/ssh/ssh_host_*_key) of the tree at root ("" for
