@@ -17,8 +17,9 @@ import (
 const QuarantineDir = ".jido/quarantine"
 
 // audit undoes what a command did at protected paths that did not exist before it (the
-// private root made the existing ones read-only). It looks over the project again and,
-// for each protected path that is new since before: a part of a git directory (a new
+// private root made the existing ones read-only), or that are other files than before (a
+// path replaced where commands run under Landlock alone). It looks over the project again
+// and, for each protected path that is new since before: a part of a git directory (a new
 // repository anywhere, a new submodule's directory) keeps working but loses the hooks and
 // config keys that would run programs; anything else (.envrc, .vscode, a .git file that
 // points git elsewhere, a new worktrees directory) is moved to QuarantineDir/id. It returns what it did, for the
@@ -30,8 +31,9 @@ func audit(root *security.Root, before Scan, id string) []string {
 	}
 	var notes []string
 	sanitized := map[string]bool{}
-	for _, p := range scanProject(root).Paths.Protected {
-		if old[p] {
+	after := scanProject(root)
+	for _, p := range after.Paths.Protected {
+		if old[p] && after.ids[p] == before.ids[p] {
 			continue
 		}
 		rel, err := filepath.Rel(root.Path(), p)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"syscall"
 
 	"github.com/jido-run/jido/sandbox"
 	"github.com/jido-run/jido/security"
@@ -24,6 +25,25 @@ var gitProtected = []string{"config", "config.worktree", "hooks", "info", "modul
 type Scan struct {
 	Paths    sandbox.Paths
 	Complete bool // false: the tree was larger than maxScanDirs
+	// ids are the protected paths' files (device and inode): one replaced during a
+	// command (renamed over, or its directory moved and made anew) is audited as new.
+	ids map[string]fileID
+}
+
+// fileID is what tells one file from another at the same path.
+type fileID struct{ dev, ino uint64 }
+
+// idOf returns the file at p's identity (zero when it cannot be read).
+func idOf(p string) fileID {
+	info, err := os.Lstat(p)
+	if err != nil {
+		return fileID{}
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}
+	}
+	return fileID{uint64(st.Dev), st.Ino}
 }
 
 // scanProject finds, under the root, what a command must see read-only (the root's
@@ -71,6 +91,10 @@ func scanProject(root *security.Root) Scan {
 		}
 	}
 	visit(".")
+	sc.ids = make(map[string]fileID, len(sc.Paths.Protected))
+	for _, p := range sc.Paths.Protected {
+		sc.ids[p] = idOf(p)
+	}
 	return sc
 }
 
