@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/tools/definitions"
@@ -365,4 +366,24 @@ func TestApprovalListsRedirectionsAsCommands(t *testing.T) {
 	assert.Equal(t, "permission-error", errType(r))
 	require.Len(t, approver.seen, 1)
 	assert.Equal(t, []string{"echo x", "> out.txt"}, approver.seen[0].Commands)
+}
+
+// TestSecretValuesOfALaterFile: the values of a secret file written during a session are
+// redacted once the redactor has looked again (secretRefresh), in the same session.
+func TestSecretValuesOfALaterFile(t *testing.T) {
+	defer func(d time.Duration) { secretRefresh = d }(secretRefresh)
+	secretRefresh = 10 * time.Millisecond
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "app.log"), []byte("connecting with lateval88x\n"), 0o644))
+	s := testSession(t, Config{Root: root})
+	read := func() string {
+		r := s.Call(t.Context(), ToolCall{Name: "read_file", Args: map[string]any{"path": "app.log"}})
+		require.True(t, r.OK, "%v", r.Error)
+		data, _ := json.Marshal(r.Result)
+		return string(data)
+	}
+	assert.Contains(t, read(), "lateval88x", "no secret file yet")
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".env"), []byte("API_TOKEN=lateval88x\n"), 0o644))
+	require.Eventually(t, func() bool { return !strings.Contains(read(), "lateval88x") }, 10*time.Second, 20*time.Millisecond,
+		"the new .env's value is redacted without a new session")
 }

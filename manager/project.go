@@ -2,14 +2,10 @@ package manager
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"io/fs"
-	"path"
 	"path/filepath"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/policy"
@@ -39,8 +35,8 @@ type project struct {
 	tools   *usertools.Registry
 	shell   shell.Options
 	refs    int // open sessions; the default project is also held by the manager
-	// redactor is the default rules plus the values of the project's secret files, read
-	// the first time a tool needs redaction (see secretValues).
+	// redactor is the default rules plus the values of the project's secret files, looked
+	// for the first time a tool needs redaction and again now and then (secretRedactor).
 	redactor func() *redact.Redactor
 }
 
@@ -96,7 +92,7 @@ func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
 			ReadOnly: cfg.SandboxReadOnly, ReadWrite: cfg.SandboxReadWrite,
 		},
 	}
-	p.redactor = sync.OnceValue(func() *redact.Redactor { return redact.Default().WithValues(secretValues(root, p.walker)) })
+	p.redactor = (&secretRedactor{root: root, walker: p.walker}).get
 	if setup.JournalDir != "" {
 		if p.journal, err = journal.Open(setup.JournalDir, journal.Limits{}); err != nil {
 			root.Close()
@@ -109,43 +105,6 @@ func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
 		go func() { _ = p.journal.Prune() }()
 	}
 	return p, nil
-}
-
-// Bounds of secretValues's look for secret files.
-const (
-	maxSecretScan = 20_000   // entries visited
-	maxSecretFile = 64 << 10 // bytes of one secret file read
-)
-
-// secretValues returns the values the project's secret files (.env and the like, as the
-// Root's policy names them) assign, for redaction wherever they appear: a password too
-// weak for any pattern still never reaches the model through a log or a config echo. It
-// looks through at most maxSecretScan entries, skipping .git and node_modules, never
-// following a link; values are only ever used to redact.
-func secretValues(root *security.Root, w *walk.Walker) []string {
-	var (
-		mu     sync.Mutex
-		values []string
-		seen   atomic.Int64
-	)
-	w.Walk(context.Background(), ".", walk.Options{
-		Hidden: true, NoIgnore: true, // .env is ignored by git and hidden: exactly what to look at
-		Skip: func(p string, typ fs.FileMode) bool {
-			return seen.Add(1) > maxSecretScan || typ.IsDir() && path.Base(p) == "node_modules"
-		},
-		Match: func(p string, typ fs.FileMode) bool { return typ.IsRegular() && root.IsSecret(p) },
-	}, func(e walk.Entry) error {
-		data, err := root.ReadSecretFile(e.Path, maxSecretFile)
-		if err == nil {
-			found := redact.ValuesFromSecretFile(data)
-			mu.Lock()
-			values = append(values, found...)
-			mu.Unlock()
-		}
-		return nil
-	})
-	slices.Sort(values) // the walk's order is not the files' order
-	return values
 }
 
 // ProjectTools is where a project keeps its Lua tools, relative to its root.
