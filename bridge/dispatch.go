@@ -38,14 +38,18 @@ func (d *Dispatch) call(L *lua.LState) int {
 			L.Remove(1)
 			return runUserTool(L, d.Deps, ut)
 		}
-		names := append(slices.Collect(maps.Keys(d.tools)), d.userToolNames()...)
-		slices.Sort(names)
-		L.Push(lua.LNil)
-		L.Push(runtime.ToLua(L, definitions.UnknownTool(name, names)))
-		return 2
+		return pushError(L, d.unknownTool(name))
 	}
 	L.Remove(1) // the tool function sees its arguments table as argument 1
 	return fn(L)
+}
+
+// unknownTool is the error of a call of a name that is no tool of the session: the
+// built-in and Go tools and the user's tools are listed for "did you mean".
+func (d *Dispatch) unknownTool(name string) *definitions.ToolError {
+	names := append(slices.Collect(maps.Keys(d.goTools)), d.userToolNames()...)
+	slices.Sort(names)
+	return definitions.UnknownTool(name, names)
 }
 
 // ownTool reports whether name is a user's or an embedder's tool, which every profile

@@ -2,8 +2,6 @@ package bridge
 
 import (
 	"context"
-	"maps"
-	"slices"
 
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/tools/builtin"
@@ -116,7 +114,7 @@ func remoteUserTool(L *lua.LState, fwd Forwarder, name string, lim runtime.Limit
 		ended = true
 		msg := map[string]any{"result": res}
 		if terr != nil {
-			msg = map[string]any{"error": errorValue(terr)}
+			msg = map[string]any{"error": terr} // JSON on its way to a host in another process
 		}
 		fwd(L.Context(), UserToolEnd, msg) // nothing to do if the host is gone: the call fails anyway
 	}
@@ -132,22 +130,6 @@ func remoteUserTool(L *lua.LState, fwd Forwarder, name string, lim runtime.Limit
 	}
 	end(res, nil)
 	return n
-}
-
-// errorValue is a ToolError as plain data, as ErrorFromValue reads it back.
-func errorValue(e *definitions.ToolError) map[string]any {
-	v := map[string]any{"type": e.Type, "message": e.Message}
-	if len(e.Details) > 0 {
-		v["details"] = e.Details
-	}
-	if len(e.Recovery) > 0 {
-		hints := make([]any, len(e.Recovery))
-		for i, h := range e.Recovery {
-			hints[i] = h
-		}
-		v["recovery"] = hints
-	}
-	return v
 }
 
 // pushError pushes nil and the error table of terr.
@@ -213,9 +195,7 @@ func (h *Host) beginUserTool(ctx context.Context, name string, args map[string]a
 	ut, ok := h.d.userTool(name)
 	if !ok {
 		if h.d.Profile.Canonical() {
-			names := append(slices.Collect(maps.Keys(h.dispatch.goTools)), h.d.userToolNames()...)
-			slices.Sort(names)
-			return nil, definitions.UnknownTool(name, names)
+			return nil, h.dispatch.unknownTool(name)
 		}
 		res, terr := h.dispatch.runDialect(ctx, name, args)
 		if terr != nil {
@@ -251,9 +231,13 @@ func (h *Host) leave(res any, terr *definitions.ToolError) {
 	done(res, terr)
 }
 
-// Settle ends, with terr, the user tools a call began and did not end (its worker died
-// under them); call it when each call returns.
-func (h *Host) Settle(terr *definitions.ToolError) {
+// Settle ends the user tools a call began and did not end (its worker died under them),
+// with the error cause gives; call it when each call returns.
+func (h *Host) Settle(cause func() *definitions.ToolError) {
+	if len(h.ends) == 0 {
+		return
+	}
+	terr := cause()
 	for len(h.ends) > 0 {
 		h.leave(nil, terr)
 	}

@@ -50,3 +50,19 @@ func TestRemoteForwardsThroughTheHost(t *testing.T) {
 	assert.Equal(t, []any{nil, "validation-error"}, vals, "checked here, as in process: nothing forwarded")
 	assert.Len(t, forwarded, 4)
 }
+
+// TestHostRefusesAStrayEnd: a worker that ends a user tool it never began, or begins an
+// unknown one, gets an error, not a panic.
+func TestHostRefusesAStrayEnd(t *testing.T) {
+	root, err := security.Open(t.TempDir(), security.Options{})
+	require.NoError(t, err)
+	defer root.Close()
+	host := NewHost(Deps{Tools: builtin.Deps{Root: root, Reads: builtin.NewReadLog()}})
+	_, terr := host.Run(t.Context(), UserToolEnd, map[string]any{"result": 1})
+	require.NotNil(t, terr)
+	assert.Equal(t, definitions.InternalError, terr.Type)
+	_, terr = host.Run(t.Context(), UserToolBegin, map[string]any{"tool": "no_such_tool"})
+	require.NotNil(t, terr)
+	assert.Equal(t, definitions.ValidationError, terr.Type)
+	host.Settle(func() *definitions.ToolError { t.Fatal("nothing was left open"); return nil })
+}

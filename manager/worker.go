@@ -85,11 +85,12 @@ type workerVM struct {
 // Call runs src in the worker; the user tools a dying worker left running are ended.
 func (w *workerVM) Call(ctx context.Context, chunkName, src string, args ...any) ([]any, error) {
 	vals, err := w.Client.Call(ctx, chunkName, src, args...)
-	terr := definitions.NewError(definitions.InternalError, "the call ended before its user tool did")
-	if err != nil {
-		terr = luaError(err)
-	}
-	w.host.Settle(terr)
+	w.host.Settle(func() *definitions.ToolError {
+		if err != nil {
+			return luaError(err)
+		}
+		return definitions.NewError(definitions.InternalError, "the call ended before its user tool did")
+	})
 	return vals, err
 }
 

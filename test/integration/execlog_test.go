@@ -114,7 +114,6 @@ func unexpectedPrograms(line string, execs []execCall) []string {
 			words[p] = true
 		}
 	}
-	self := filepath.Base(os.Args[0])
 	helpers := map[int]bool{} // pids whose last exec was the helper
 	var out []string
 	for _, e := range execs {
@@ -122,7 +121,7 @@ func unexpectedPrograms(line string, execs []execCall) []string {
 		wasHelper := helpers[e.pid]
 		delete(helpers, e.pid)
 		switch {
-		case name == self && e.arg(1) == sandbox.HelperArg:
+		case e.isHelper():
 			helpers[e.pid] = true
 		case wasHelper && (name == "bash" || name == "sh"):
 		case words[name]:
@@ -207,19 +206,22 @@ func (o *execObserver) run(line string) ([]execCall, runReport, error) {
 // waitingHelpers returns the executions of the helper that are the last of their process
 // in execs: helpers still waiting for their command.
 func waitingHelpers(execs []execCall) []execCall {
-	self := filepath.Base(os.Args[0])
-	last := map[int]execCall{}
-	for _, e := range execs {
-		last[e.pid] = e
+	last := map[int]int{}
+	for i, e := range execs {
+		last[e.pid] = i
 	}
 	var out []execCall
-	for _, e := range execs {
-		if l := last[e.pid]; l.program() == self && l.arg(1) == sandbox.HelperArg && slices.Equal(l.argv, e.argv) {
+	for i, e := range execs {
+		if last[e.pid] == i && e.isHelper() {
 			out = append(out, e)
-			delete(last, e.pid)
 		}
 	}
 	return out
+}
+
+// isHelper reports whether e executes the sandbox's helper (this test binary re-executed).
+func (e execCall) isHelper() bool {
+	return e.program() == filepath.Base(os.Args[0]) && e.arg(1) == sandbox.HelperArg
 }
 
 // part reads the log up to marker n and returns the executions before it, the markers

@@ -209,8 +209,11 @@ func TestErrorFromValueRoundTrip(t *testing.T) {
 	got, ok := ErrorFromValue(v)
 	require.True(t, ok)
 	assert.Equal(t, orig, got)
+	got, ok = ErrorFromValue(orig)
+	require.True(t, ok, "a *ToolError as is")
+	assert.Same(t, orig, got)
 
-	for _, bad := range []any{nil, "x", map[string]any{"type": "x"}, map[string]any{"message": "m"}} {
+	for _, bad := range []any{nil, "x", (*ToolError)(nil), map[string]any{"type": "x"}, map[string]any{"message": "m"}} {
 		_, ok := ErrorFromValue(bad)
 		assert.False(t, ok, "%v", bad)
 	}

@@ -58,8 +58,12 @@ func (e *ToolError) Hint(hints ...string) *ToolError {
 }
 
 // ErrorFromValue rebuilds a ToolError from its decoded form (a map with type, message,
-// details, recovery), as it comes back from a Lua snippet. ok is false when v is not one.
+// details, recovery), as it comes back from a Lua snippet or through JSON; a *ToolError is
+// returned as is. ok is false when v is neither.
 func ErrorFromValue(v any) (*ToolError, bool) {
+	if e, isErr := v.(*ToolError); isErr && e != nil {
+		return e, true
+	}
 	m, isMap := v.(map[string]any)
 	if !isMap {
 		return nil, false

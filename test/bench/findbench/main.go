@@ -10,6 +10,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -231,7 +232,7 @@ func measure(g group, jido, corpus string, rounds int) (row, error) {
 	}
 	fmt.Println()
 	last := len(cmds) - 1
-	return row{name: g.name, jido: jm, ref: median(times[last]), jidoRSS: medianInt(rss[0]), refRSS: medianInt(rss[last]),
+	return row{name: g.name, jido: jm, ref: median(times[last]), jidoRSS: median(rss[0]), refRSS: median(rss[last]),
 		refName: filepath.Base(cmds[last][0]), target: g.target}, nil
 }
 
@@ -314,13 +315,7 @@ func diff(ref, got map[string]bool) (missing, extra []string) {
 
 func head(s []string) []string { return s[:min(len(s), 5)] }
 
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-func medianInt(v []int64) int64 {
+func median[T cmp.Ordered](v []T) T {
 	s := slices.Clone(v)
 	slices.Sort(s)
 	return s[len(s)/2]
