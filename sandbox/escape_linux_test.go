@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/creack/pty"
+	"github.com/jido-run/jido/test/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -103,6 +104,7 @@ func TestNoPrivilegeInside(t *testing.T) {
 }
 
 func TestNoUnixSocketOutsideTheProject(t *testing.T) {
+	testenv.Program(t, "python3") // the probes are Python: without it they would pass having tried nothing
 	f := newFixture(t)
 	sb := mustNew(t, Policy{Root: f.root, TempDir: f.tmp, Network: true})
 	requirePrivateRoot(t, sb, f)
@@ -138,6 +140,7 @@ func TestNoSignalOutside(t *testing.T) {
 }
 
 func TestNoTypingIntoATerminal(t *testing.T) {
+	testenv.Program(t, "python3") // the probes are Python: without it they would pass having tried nothing
 	f := newFixture(t)
 	sb := mustNew(t, Policy{Root: f.root, TempDir: f.tmp})
 	requirePrivateRoot(t, sb, f)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jido-run/jido/test/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -162,6 +163,7 @@ func TestForkBombIsContained(t *testing.T) {
 }
 
 func TestSessionLimitsHoldAcrossCommands(t *testing.T) {
+	testenv.Program(t, "python3") // the probes are Python: without it they would pass having tried nothing
 	requireLandlock(t)
 	f := newFixture(t)
 	sb := mustNew(t, Policy{Root: f.root, TempDir: f.tmp, MaxProcs: 40, MaxMemory: 64 << 20})

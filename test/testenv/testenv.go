@@ -17,16 +17,17 @@ const StrictVar = "JIDO_TEST_STRICT"
 
 // installs names the command that installs each optional program on Debian or Ubuntu.
 var installs = map[string]string{
-	"emacs":  "apt-get install -y emacs-nox",
-	"pytest": "apt-get install -y python3-pytest",
-	"node":   "apt-get install -y nodejs npm",
-	"npm":    "apt-get install -y npm",
-	"cargo":  "apt-get install -y cargo",
-	"make":   "apt-get install -y make",
-	"rg":     "apt-get install -y ripgrep",
-	"git":    "apt-get install -y git",
-	"strace": "apt-get install -y strace",
-	"jq":     "apt-get install -y jq",
+	"emacs":   "apt-get install -y emacs-nox",
+	"pytest":  "apt-get install -y python3-pytest",
+	"node":    "apt-get install -y nodejs npm",
+	"npm":     "apt-get install -y npm",
+	"cargo":   "apt-get install -y cargo",
+	"make":    "apt-get install -y make",
+	"rg":      "apt-get install -y ripgrep",
+	"git":     "apt-get install -y git",
+	"strace":  "apt-get install -y strace",
+	"jq":      "apt-get install -y jq",
+	"python3": "apt-get install -y python3",
 }
 
 // Strict reports whether missing programs fail tests rather than skip them.
