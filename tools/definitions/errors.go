@@ -13,6 +13,7 @@ const (
 	PermissionError = "permission-error" // denied by policy (outside the root, secret, protected) or by the user
 	ConflictError   = "conflict-error"   // stale file, text not found or ambiguous, target exists
 	TimeoutError    = "timeout-error"    // a deadline or budget ran out
+	NetworkError    = "network-error"    // a remote host could not be reached or answered wrongly
 	InternalError   = "internal-error"   // a bug in jido; the session survives
 	// LuaError is an error raised by a snippet of `jido eval` that is none of the above:
 	// the script's own error() or a sandbox limit it hit. It extends the closed set because
@@ -90,7 +91,7 @@ func ErrorFromValue(v any) (*ToolError, bool) {
 // IsKnownType reports whether typ is one of the error types above.
 func IsKnownType(typ string) bool {
 	switch typ {
-	case ValidationError, FileError, ProcessError, PermissionError, ConflictError, TimeoutError, InternalError, LuaError, WorkerError:
+	case ValidationError, FileError, ProcessError, PermissionError, ConflictError, TimeoutError, NetworkError, InternalError, LuaError, WorkerError:
 		return true
 	}
 	return false
