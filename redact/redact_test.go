@@ -332,19 +332,25 @@ func TestUnterminatedBlockLimit(t *testing.T) {
 	assert.True(t, strings.HasSuffix(in, rest))
 }
 
-// TestLongInputSplit plants a token across every offset near the middle of a long input,
-// where the scan switches from one interleaved stream to the other.
+// TestLongInputSplit plants a token across every offset near each boundary between the
+// quarters of a long input, where the scan hands over from one interleaved stream to the
+// next, and checks that the interleaved scan finds what one stream over the whole finds.
 func TestLongInputSplit(t *testing.T) {
 	r := Default()
 	filler := strings.Repeat("func f() { return nil }\n", 400)
-	long := filler + filler
+	const size = 8000 // quarters of 2000 bytes
 	for _, tok := range []string{"ghp_" + mix(36), "pypi-AgEIcHlwaS5vcmc" + mix(60), "password=Xk9fLq2mZp"} {
-		for d := -40; d <= 40; d++ {
-			// the middle of in is at len(filler) + len(tok)/2 + 1 + d
-			in := filler + " " + tok + " " + long[:len(filler)+2*d]
-			got, counts := r.String(in)
-			require.NotNil(t, counts, "offset %d", d)
-			require.NotContains(t, got, tok)
+		for boundary := size / 4; boundary < size; boundary += size / 4 {
+			for d := -40; d <= 40; d++ {
+				at := boundary - len(tok)/2 + d // where the token starts
+				in := filler[:at-1] + " " + tok + " " + filler[:size-at-len(tok)-1]
+				require.Len(t, in, size)
+				got, counts := r.String(in)
+				require.NotNil(t, counts, "boundary %d offset %d", boundary, d)
+				require.NotContains(t, got, tok)
+				b := []byte(in)
+				require.Equal(t, merge(r.scan(b, 0, len(b), 0, nil)), r.matches(b), "boundary %d offset %d", boundary, d)
+			}
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -27,7 +26,8 @@ func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*de
 		return nil, err
 	}
 	defer file.Close()
-	r := bufio.NewReaderSize(file, readBufferSize(ver.Size))
+	r, release := newReader(file, ver.Size)
+	defer release()
 	enc, binary := sniff(r)
 	if binary {
 		return nil, definitions.NewError(definitions.FileError, "%s is a binary file", canon).With("path", canon).With("size", ver.Size).

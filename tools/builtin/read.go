@@ -6,6 +6,8 @@ import (
 	"context"
 	"io"
 	"strconv"
+	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/jido-run/jido/tools/definitions"
@@ -20,9 +22,22 @@ const (
 	maxReadBuffer = 64 << 10
 )
 
-// readBufferSize fits the read buffer to the file: a small file needs only the sniff block.
-func readBufferSize(size int64) int {
-	return int(min(max(size+1, sniffBytes), maxReadBuffer))
+// smallReaders recycles the read buffers of files smaller than the sniff block, the common
+// case: a new buffer for each call costs zeroing it.
+var smallReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, sniffBytes) }}
+
+// newReader returns a buffered reader of file fitted to its size (a small file needs only
+// the sniff block) and the function that gives the reader back once it is no longer used.
+func newReader(file io.Reader, size int64) (*bufio.Reader, func()) {
+	if size >= sniffBytes {
+		return bufio.NewReaderSize(file, int(min(size+1, maxReadBuffer))), func() {}
+	}
+	r := smallReaders.Get().(*bufio.Reader)
+	r.Reset(file)
+	return r, func() {
+		r.Reset(nil)
+		smallReaders.Put(r)
+	}
 }
 
 // lineWindow is the 1-based inclusive range of lines to return.
@@ -56,7 +71,7 @@ type lineReader struct {
 	p        definitions.ReadFileParams
 	win      lineWindow
 	latin1   bool
-	out      bytes.Buffer
+	out      strings.Builder // becomes the content without a copy
 	res      *definitions.ReadFileResult
 	stopped  bool   // max_bytes reached: later lines are only counted
 	lastLine int    // last line written to out
