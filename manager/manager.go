@@ -63,6 +63,11 @@ type Config struct {
 	// than an hour). It walks the whole tree, so long-lived processes (servers, chat) ask for
 	// it and one-shot CLI calls do not: they would pay a full walk per call.
 	SweepTemps bool
+	// WarmShell prepares a session's command sandbox in the background after its first
+	// call (shell.Lazy.Warm), so that its first command costs what later ones do. It keeps
+	// one waiting helper process per session that can run commands, so agent front ends
+	// (chat, ask, mcp) ask for it and one-shot CLI calls, the Go API's default, do not.
+	WarmShell bool
 	// Network lets run_shell and run_tests commands reach the network (default: none).
 	Network bool
 	// Permissions decides which calls run, ask or are refused; nil: every call runs (the Go

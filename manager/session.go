@@ -305,7 +305,17 @@ func (s *Session) CallCanonical(ctx context.Context, call ToolCall) ToolResult {
 	if emitResult != nil {
 		emitResult(res.Result, res.Error)
 	}
+	if s.calls == 1 && s.m.cfg.WarmShell && s.runsCommands() {
+		s.shell.Warm()
+	}
 	return res
+}
+
+// runsCommands reports whether the session may run sandboxed commands: its role has
+// run_shell and it is not planning (in plan mode run_shell runs planshell's builtin
+// commands on the plan, not processes).
+func (s *Session) runsCommands() bool {
+	return s.plan == nil && s.roleHas("run_shell") && s.modeRuns("run_shell")
 }
 
 // enter starts a call or an eval: it registers it with the manager (so that Shutdown waits

@@ -93,6 +93,14 @@ func (s *Sandbox) startSpare(paths Paths, ns bool, group *cmdGroup) (*spare, err
 	return h, nil
 }
 
+// Warm starts a spare in the background for a first command with paths, unless there is
+// one already: a session that expects commands calls it before its first one, which then
+// finds its helper started, its root built and its cgroup joined.
+func (s *Sandbox) Warm(paths Paths) {
+	s.session()
+	s.refill(paths)
+}
+
 // refill starts a spare in the background for the next command, predicting that it has
 // paths, unless there is one already (or one starting) or the sandbox is closed.
 func (s *Sandbox) refill(paths Paths) {

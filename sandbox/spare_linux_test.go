@@ -208,3 +208,22 @@ func TestRequestRoundTrips(t *testing.T) {
 		assert.ErrorIs(t, err, errBadRequest, "%q", bad)
 	}
 }
+
+// TestWarmRunsTheFirstCommandInASpare: a sandbox warmed before its first command has a
+// spare ready for it, which runs it.
+func TestWarmRunsTheFirstCommandInASpare(t *testing.T) {
+	requireLandlock(t)
+	if !Isolates() {
+		t.Skip("this kernel refuses mount namespaces here: spares need a private root")
+	}
+	f := newFixture(t)
+	sb := mustNew(t, Policy{Root: f.root, TempDir: f.tmp})
+	sb.Warm(Paths{})
+	pid := waitSpare(t, sb)
+	out, _, code, spare := start(t, sb, f.root, "echo $$", "", []string{"PATH=" + os.Getenv("PATH")}, Paths{})
+	assert.True(t, spare, "the warmed spare ran the first command")
+	assert.Equal(t, strconv.Itoa(pid)+"\n", out)
+	assert.Equal(t, 0, code)
+	sb.Warm(Paths{}) // a spare is there again (refilled at release): no second one
+	waitSpare(t, sb)
+}

@@ -29,19 +29,27 @@ func BenchmarkRunTrue(b *testing.B) {
 			b.Fatal(err, res)
 		}
 	}
-	b.Run("first", func(b *testing.B) {
-		dir := b.TempDir()
-		for range b.N {
-			b.StopTimer()
-			r := newRunnerIn(b, dir, Options{Helper: helper})
-			time.Sleep(turn)
-			b.StartTimer()
-			run(b, r)
-			b.StopTimer()
-			r.Close()
-			b.StartTimer()
-		}
-	})
+	// first: a session's first command, cold (a one-shot `jido call`); first-warmed: the
+	// same after the session's first call warmed its runner (an agent's session).
+	for _, warm := range []bool{false, true} {
+		name := map[bool]string{false: "first", true: "first-warmed"}[warm]
+		b.Run(name, func(b *testing.B) {
+			dir := b.TempDir()
+			for range b.N {
+				b.StopTimer()
+				r := newRunnerIn(b, dir, Options{Helper: helper})
+				if warm {
+					r.Warm()
+				}
+				time.Sleep(turn)
+				b.StartTimer()
+				run(b, r)
+				b.StopTimer()
+				r.Close()
+				b.StartTimer()
+			}
+		})
+	}
 	b.Run("later", func(b *testing.B) {
 		r := newRunnerIn(b, b.TempDir(), Options{Helper: helper})
 		run(b, r)

@@ -244,6 +244,13 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 	return pr, nil
 }
 
+// Warm prepares the sandbox for the runner's next command in the background (see
+// sandbox.Sandbox.Warm), predicting the project as it is now.
+func (r *Runner) Warm() {
+	r.root.MkdirAll(OutputDir) // as start does, so that the prediction holds
+	r.sb.Warm(scanProject(r.root).Paths)
+}
+
 // dir resolves the working directory inside the root to a host path.
 func (r *Runner) dir(cwd string) (string, error) {
 	if cwd == "" {
@@ -378,11 +385,12 @@ func (r *Runner) Close() error {
 // Lazy makes a session's Runner on first use, so that sessions that never run a command
 // pay nothing (no temp dir, no sandbox setup).
 type Lazy struct {
-	opts   Options
-	mu     sync.Mutex
-	r      *Runner
-	err    error
-	closed bool
+	opts    Options
+	mu      sync.Mutex
+	r       *Runner
+	err     error
+	closed  bool
+	warming sync.WaitGroup // Warm's goroutine, which Close waits for
 }
 
 // NewLazy returns a Lazy runner with opts.
@@ -401,13 +409,25 @@ func (l *Lazy) Get() (*Runner, error) {
 	return l.r, l.err
 }
 
+// Warm makes the runner and warms it (Runner.Warm) in the background, so that a first
+// command later pays as little as the commands after it. It costs a waiting helper process.
+func (l *Lazy) Warm() {
+	l.warming.Go(func() {
+		if r, err := l.Get(); err == nil {
+			r.Warm()
+		}
+	})
+}
+
 // Close closes the runner if it was made.
 func (l *Lazy) Close() error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	l.closed = true
-	if l.r == nil {
+	r := l.r
+	l.mu.Unlock()
+	l.warming.Wait()
+	if r == nil {
 		return nil
 	}
-	return l.r.Close()
+	return r.Close()
 }

@@ -203,7 +203,7 @@ func (f *sessionFlags) withSession(cmd string, stderr io.Writer, fn func(context
 // runSession is withSession with the session opened by open (a named session restores its
 // state).
 func (f *sessionFlags) runSession(cmd string, stderr io.Writer, open func(context.Context, *manager.Manager) (*manager.Session, error), fn func(context.Context, *manager.Session) int) int {
-	m, perms, done, err := f.openManager(nil, false)
+	m, perms, done, err := f.openManager(nil, false, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido %s: %v\n", cmd, err)
 		return exitUsage
@@ -238,10 +238,11 @@ func (f *sessionFlags) rootSetup(root string) (manager.RootSetup, error) {
 
 // openManager opens the project root as the flags say, with approver answering the
 // policy's asks (nil: headless); a long-lived process (chat, mcp) also sweeps the temp
-// files of interrupted writes. Sessions may open other roots (an MCP client's), each set up
+// files of interrupted writes, and an agent's (chat, ask, mcp) sessions prepare their
+// command sandbox after their first call (manager.Config.WarmShell). Sessions may open other roots (an MCP client's), each set up
 // by rootSetup. It returns the manager, the root's policy engine, and done, which closes the
 // manager and the event file.
-func (f *sessionFlags) openManager(approver manager.Approver, longLived bool) (*manager.Manager, *policy.Engine, func(), error) {
+func (f *sessionFlags) openManager(approver manager.Approver, longLived, agent bool) (*manager.Manager, *policy.Engine, func(), error) {
 	setup, err := f.rootSetup(f.root)
 	if err != nil {
 		return nil, nil, nil, err
@@ -253,7 +254,7 @@ func (f *sessionFlags) openManager(approver manager.Approver, longLived bool) (*
 	cfg := manager.Config{
 		Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Profile: prof, Approver: approver,
 		Permissions: setup.Permissions, JournalDir: setup.JournalDir, OpenRoot: f.rootSetup,
-		ToolDirs: append(userToolDirs(), f.tools...), SweepTemps: longLived,
+		ToolDirs: append(userToolDirs(), f.tools...), SweepTemps: longLived, WarmShell: agent,
 		Limits: runtime.Limits{MaxMemory: uint64(f.callMemory) << 20}, Isolation: f.isolation, WorkerMemory: int64(f.workerMemory) << 20,
 		MaxSessions: f.maxSessions,
 	}

@@ -70,7 +70,7 @@ func runAsk(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jido ask: %s\n", termsafe.String(err.Error()))
 		return exitUsage
 	}
-	m, perms, done, err := o.openManager(nil, false)
+	m, perms, done, err := o.openManager(nil, false, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido ask: %s\n", termsafe.String(err.Error()))
 		return exitUsage
@@ -119,7 +119,7 @@ func runChat(argv []string, stdout, stderr io.Writer) int {
 	defer lines.Close()
 	color := colorOn(stdout)
 	approver := chat.NewApprover(lines, stdout, color)
-	m, perms, done, err := o.openManager(approver, true)
+	m, perms, done, err := o.openManager(approver, true, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido chat: %s\n", termsafe.String(err.Error()))
 		return exitUsage

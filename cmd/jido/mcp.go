@@ -123,7 +123,7 @@ func runMCP(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer ln.Close() // a UNIX socket's file goes with it
 	}
 	o.workerLog = stderr
-	m, perms, done, err := o.openManager(nil, true)
+	m, perms, done, err := o.openManager(nil, true, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "jido mcp: %v\n", err)
 		return exitUsage
