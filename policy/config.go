@@ -124,6 +124,7 @@ func isUpperEnvName(s string) bool {
 type tomlRule struct {
 	Tool     string   `toml:"tool"`
 	Paths    []string `toml:"paths"`
+	Hosts    []string `toml:"hosts"`
 	Command  string   `toml:"command"`
 	Commands []string `toml:"commands"`
 	Class    string   `toml:"class"`
@@ -203,7 +204,7 @@ func parseConfig(name string, data []byte) (*parsedConfig, error) {
 			return nil, configError(name, pos{}, "%s rules must be [[%s]] tables or an inline array of tables", group.action, group.action)
 		}
 		for i, tr := range group.rules {
-			r := Rule{Action: group.action, Tool: tr.Tool, Paths: tr.Paths, Command: tr.Command, Commands: tr.Commands, Class: tr.Class}
+			r := Rule{Action: group.action, Tool: tr.Tool, Paths: tr.Paths, Hosts: tr.Hosts, Command: tr.Command, Commands: tr.Commands, Class: tr.Class}
 			if err := checkRule(name, r, locs[i]); err != nil {
 				return nil, err
 			}
@@ -678,7 +679,7 @@ func ruleLines(path string) []int {
 
 func sameRule(a, b Rule) bool {
 	if a.Action != b.Action || a.Tool != b.Tool || a.Command != b.Command || a.Class != b.Class || len(a.Paths) != len(b.Paths) ||
-		!slices.Equal(a.Commands, b.Commands) {
+		!slices.Equal(a.Commands, b.Commands) || !slices.Equal(a.Hosts, b.Hosts) {
 		return false
 	}
 	for i := range a.Paths {

@@ -26,10 +26,11 @@ var classRank = map[string]int{
 // isShell reports whether tool runs shell command lines.
 func isShell(tool string) bool { return tool == "run_shell" || tool == "run_tests" }
 
-// isReadOnlyCall reports whether r is a call of a read-only (non-shell) tool.
+// isReadOnlyCall reports whether r is a call of a read-only (non-shell) tool that reaches
+// nothing beyond the project: a web tool changes no file but has the network class.
 // Contradictory flags count as not read-only.
 func isReadOnlyCall(r Request) bool {
-	return !isShell(r.Tool) && r.ReadOnly && !r.Mutating && !r.Destructive
+	return !isShell(r.Tool) && r.ReadOnly && !r.Mutating && !r.Destructive && (r.Class == "" || r.Class == classReadOnly)
 }
 
 // isFileMutation reports whether r is a file tool that changes files: a
@@ -79,6 +80,9 @@ func matches(rule *Rule, r Request) bool {
 	if len(rule.Paths) > 0 && !matchEach(len(r.Paths), all, func(i int) bool { return pathMatches(rule.Paths, r.Paths[i]) }) {
 		return false
 	}
+	if len(rule.Hosts) > 0 && !matchEach(len(r.Hosts), all, func(i int) bool { return hostMatches(rule.Hosts, r.Hosts[i]) }) {
+		return false
+	}
 	if rule.Command != "" {
 		words := strings.Fields(rule.Command)
 		if !matchEach(len(r.Commands), all, func(i int) bool { return commandMatches(words, r.Commands[i]) }) {
@@ -111,6 +115,17 @@ func matchEach(n int, all bool, ok func(int) bool) bool {
 		}
 	}
 	return all
+}
+
+// hostMatches reports whether host (lower-case) matches one of the globs, compared
+// without regard to case: "*.example.com" matches every subdomain of example.com.
+func hostMatches(globs []string, host string) bool {
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(strings.ToLower(g), host); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func pathMatches(globs []string, p string) bool {
@@ -169,6 +184,9 @@ func describeCall(r Request) string {
 		}
 		return fmt.Sprintf("%s `%s`", tool, strings.Join(parts, "; "))
 	}
+	if len(r.Hosts) > 0 {
+		return tool + " " + strings.Join(r.Hosts, ", ")
+	}
 	if len(r.Paths) > 0 {
 		const max = 3
 		if len(r.Paths) > max {
@@ -218,6 +236,8 @@ func RuleFor(r Request) Rule {
 		if isShell(r.Tool) {
 			rule.Class = r.Class
 		}
+	case len(r.Hosts) > 0:
+		rule.Hosts = append([]string(nil), r.Hosts...)
 	case len(r.Paths) > 0:
 		rule.Paths = append([]string(nil), r.Paths...)
 	}
@@ -255,6 +275,11 @@ func validateRule(r Rule) (field, msg string) {
 			return "paths", fmt.Sprintf("bad glob %q", p)
 		}
 	}
+	for _, h := range r.Hosts {
+		if h == "" || strings.ContainsAny(h, "/: \t") || !doublestar.ValidatePattern(h) {
+			return "hosts", fmt.Sprintf("bad host %q (want a host name or a glob such as *.example.com, without scheme, port or path)", h)
+		}
+	}
 	if r.Command != "" && strings.TrimSpace(r.Command) == "" {
 		return "command", "blank command"
 	}
@@ -282,6 +307,13 @@ func renderRule(r Rule) string {
 			q[i] = tomlQuote(p)
 		}
 		fmt.Fprintf(&b, "paths = [%s]\n", strings.Join(q, ", "))
+	}
+	if len(r.Hosts) > 0 {
+		q := make([]string, len(r.Hosts))
+		for i, h := range r.Hosts {
+			q[i] = tomlQuote(h)
+		}
+		fmt.Fprintf(&b, "hosts = [%s]\n", strings.Join(q, ", "))
 	}
 	if r.Command != "" {
 		fmt.Fprintf(&b, "command = %s\n", tomlQuote(r.Command))

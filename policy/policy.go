@@ -39,6 +39,8 @@
 //   - tool: a doublestar glob over the tool name ("*_file", "run_*").
 //   - paths: allow: every path of the call matches one glob; deny/ask: any
 //     path matches one glob. A rule with paths never matches a call without.
+//   - hosts: like paths, over the host names a web tool's call reaches, without
+//     regard to case ("docs.example.com", "*.example.com").
 //   - command: a prefix of words. A command matches when its base name
 //     (/usr/bin/git = git) and first arguments equal the prefix words. Allow:
 //     every command of the call matches; deny/ask: any command matches. A rule
@@ -135,6 +137,7 @@ type Rule struct {
 	Action  Action   `toml:"-"`                 // from the table name: [[allow]], [[ask]], [[deny]]
 	Tool    string   `toml:"tool"`              // tool name or doublestar glob ("run_shell", "*_file", "*")
 	Paths   []string `toml:"paths,omitempty"`   // doublestar globs over the call's root-relative paths
+	Hosts   []string `toml:"hosts,omitempty"`   // globs over the host names a web tool's call reaches ("*.example.com")
 	Command string   `toml:"command,omitempty"` // command prefix matched word by word, e.g. "git status"
 	// Commands are prefixes of the commands of one line ("cd web", "npm test"): an allow
 	// rule covers a line when each of its commands matches one of them; a deny or ask rule
@@ -158,6 +161,7 @@ type Request struct {
 	Mutating    bool
 	Destructive bool
 	Paths       []string  // canonical root-relative paths the call reads or changes
+	Hosts       []string  // for web tools: the lower-case host names the call reaches
 	Commands    []Command // for shell tools
 	Class       string    // for shell tools: "read-only" | "mutating" | "network" | "destructive"
 	// RiskyEnv names the variables the call sets that change what programs load or run
@@ -521,6 +525,9 @@ func cloneRule(r Rule) Rule {
 	}
 	if r.Commands != nil {
 		r.Commands = append([]string(nil), r.Commands...)
+	}
+	if r.Hosts != nil {
+		r.Hosts = append([]string(nil), r.Hosts...)
 	}
 	return r
 }
