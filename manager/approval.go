@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -275,6 +276,9 @@ func (g *policyGate) alwaysTarget() (file, note string) {
 	return file, note
 }
 
+// classNetwork is the policy class of the web tools' calls.
+var classNetwork = shellclass.Network.String()
+
 // commandsIsolated reports whether commands run in a private root (a variable for tests).
 var commandsIsolated = sandbox.Isolates
 
@@ -290,6 +294,17 @@ func (g *policyGate) request(c builtin.Call) (policy.Request, string) {
 			name = canon
 		}
 		req.Paths = append(req.Paths, name)
+	}
+	switch p := c.Params.(type) {
+	case definitions.WebFetchParams:
+		req.Class = classNetwork
+		if u, err := url.Parse(p.URL); err == nil && u.Hostname() != "" {
+			req.Hosts = []string{strings.ToLower(u.Hostname())}
+		}
+		return req, req.Class
+	case definitions.WebSearchParams:
+		req.Class = classNetwork
+		return req, req.Class
 	}
 	var cls *shellclass.Result
 	switch p := c.Params.(type) {

@@ -162,7 +162,9 @@ func TestRoles(t *testing.T) {
 	}
 	assert.Equal(t, []string{"buffer_append", "buffer_create", "buffer_edit", "buffer_get_content", "buffer_list", "current_directory", "file_exists", "git_diff", "git_log", "git_show", "git_status", "glob", "goto_line", "list_dir", "list_files", "read_file", "search", "search_in_buffer", "task", "todo_write"}, names, "only the role's tools are offered")
 	full, _ := gatedSession(t, Config{Permissions: policy.New(policy.ModeDefault)})
-	assert.Len(t, full.Tools(), len(definitions.All())-3, "every tool but plan_diff, plan_apply and plan_discard")
+	assert.Len(t, full.Tools(), len(definitions.All())-5, "every tool but plan_diff, plan_apply and plan_discard, and the web tools (no Config.Web)")
+	online, _ := gatedSession(t, Config{Permissions: policy.New(policy.ModeDefault), Web: &WebConfig{}})
+	assert.Len(t, online.Tools(), len(definitions.All())-3, "with web access, web_fetch and web_search too")
 	planner, _ := gatedSession(t, Config{Permissions: policy.New(policy.ModePlan)})
 	names = names[:0]
 	for _, tool := range planner.Tools() {

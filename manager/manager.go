@@ -28,6 +28,7 @@ import (
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/builtin"
+	"github.com/jido-run/jido/web"
 	"github.com/jido-run/jido/worker"
 )
 
@@ -43,6 +44,16 @@ var (
 
 // DefaultMaxResultBytes is Config.MaxResultBytes's default.
 const DefaultMaxResultBytes = 1 << 20
+
+// WebConfig is how sessions reach the web.
+type WebConfig struct {
+	// Fetch holds web_fetch's address rules and limits; each session gets a Fetcher of its
+	// own, so its cache of recent fetches is its own.
+	Fetch web.FetchConfig
+	// Search answers web_search (nil: no provider is configured; the call says which
+	// settings make one).
+	Search web.Searcher
+}
 
 // Config configures a Manager.
 type Config struct {
@@ -70,6 +81,9 @@ type Config struct {
 	WarmShell bool
 	// Network lets run_shell and run_tests commands reach the network (default: none).
 	Network bool
+	// Web gives sessions the web tools, under the policy's network class; nil leaves
+	// web_fetch and web_search out of every session (the Go API's default).
+	Web *WebConfig
 	// Permissions decides which calls run, ask or are refused; nil: every call runs (the Go
 	// API's default; the CLI always loads one). Each session decides through its own fork of
 	// it (policy.Engine.Fork), so that "allow for this session" stays in that session.

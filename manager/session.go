@@ -27,6 +27,7 @@ import (
 	"github.com/jido-run/jido/shell"
 	"github.com/jido-run/jido/tasks"
 	"github.com/jido-run/jido/tools/definitions"
+	"github.com/jido-run/jido/web"
 )
 
 // ToolCall is one call of a tool, as a model, the CLI, MCP or Go code sends it.
@@ -167,6 +168,10 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	var s *Session                                                                      // made after its VM, whose calls it observes
 	observe := func(tool string, args map[string]any) func(any, *definitions.ToolError) { return s.observe(tool, args) }
 	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Observe: observe, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: jr, Plan: pl, Redactor: p.redactor, Board: board, Buffers: bufs}}
+	if w := m.cfg.Web; w != nil {
+		deps.Tools.Fetcher = sync.OnceValue(func() *web.Fetcher { return web.NewFetcher(w.Fetch) }) // the session's own cache
+		deps.Tools.Searcher = w.Search
+	}
 	if gate != nil {
 		deps.Tools.Gate = gate
 		gate.journal = jr
@@ -251,8 +256,12 @@ func (s *Session) ToolLoadErrors() []error {
 }
 
 // modeRuns reports whether the session's mode can run the named tool, as its declaration
-// says (a user's tool runs in every mode).
+// says (a user's tool runs in every mode), and for a web tool whether the manager gives
+// sessions web access (Config.Web).
 func (s *Session) modeRuns(tool string) bool {
+	if (tool == definitions.WebFetch.Name || tool == definitions.WebSearch.Name) && s.m.cfg.Web == nil {
+		return false
+	}
 	if t, ok := definitions.Lookup(tool); ok {
 		return t.InSession(s.plan != nil)
 	}

@@ -27,7 +27,7 @@ import (
 )
 
 func TestToolsListHasAnnotationsAndSchemas(t *testing.T) {
-	srv, _ := newServer(t, manager.Config{}, Options{}, nil)
+	srv, _ := newServer(t, manager.Config{Web: &manager.WebConfig{}}, Options{}, nil)
 	cs := connect(t, srv, nil)
 	tools := listTools(t, cs)
 
@@ -176,6 +176,12 @@ func TestEveryBuiltinToolMatchesItsOutputSchema(t *testing.T) {
 	runOutputCases(t, manager.Config{Root: gitRepo(t, files)}, map[string]string{"a.txt": "changed\n", "new.txt": "n\n"}, gitCases, called)
 	runOutputCases(t, manager.Config{JournalDir: t.TempDir()}, files, work, called)
 	runOutputCases(t, manager.Config{Permissions: policy.New(policy.ModePlan), Yes: true}, files, plan, called)
+	webCfg, base := loopbackWeb(t)
+	webCases := []outputCase{
+		{"web_fetch", fixed(map[string]any{"url": base + "/page"})},
+		{"web_search", fixed(map[string]any{"query": "go"})},
+	}
+	runOutputCases(t, manager.Config{Web: webCfg}, files, webCases, called)
 	var all []string
 	for _, d := range definitions.All() {
 		all = append(all, d.Name)

@@ -114,7 +114,7 @@ func TestRoles(t *testing.T) {
 	require.True(t, ok)
 	assert.ElementsMatch(t, []string{"read_file", "list_dir", "list_files", "glob", "search", "file_exists", "todo_write", "task",
 		"buffer_create", "buffer_append", "buffer_edit", "buffer_get_content", "buffer_list", "goto_line", "search_in_buffer", "current_directory",
-		"git_status", "git_diff", "git_log", "git_show"}, reader)
+		"git_status", "git_diff", "git_log", "git_show", "web_fetch", "web_search"}, reader)
 	editor, _ := e.Role("editor")
 	assert.ElementsMatch(t, append(append([]string{}, reader...), "write_file", "edit_file", "edit_region", "multi_edit", "apply_patch", "delete_file", "create_directory", "move_file", "buffer_save", "plan_diff", "plan_apply", "plan_discard"), editor)
 	runner, _ := e.Role("runner")

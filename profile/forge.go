@@ -4,6 +4,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
+	"github.com/jido-run/jido/web"
 	"mvdan.cc/sh/v3/shell"
 )
 
@@ -12,7 +13,7 @@ import (
 // run_tests, its six roles with the Access Summary's matrix, and its spawn rules.
 var Forge = register(&Profile{
 	Name:  "forge",
-	About: "Forge's toolset (seed 002): read, write, edit, bash, plan_read/plan_write/plan_bash/plan_edit on a plan overlay, run_tests; roles captain, type1, type2, type3, refinery, executor",
+	About: "Forge's toolset (seed 002): read, write, edit, bash, plan_read/plan_write/plan_bash/plan_edit on a plan overlay, run_tests, web_search and web_fetch; roles captain, type1, type2, type3, refinery, executor",
 	Tools: append([]*Tool{
 		{Name: "read", Canonical: "read_file", Fixed: map[string]any{"line_numbers": false},
 			Args: []Arg{{Name: "path", About: "the file, absolute inside the project or relative to its root"},
@@ -52,14 +53,23 @@ var Forge = register(&Profile{
 			Args:  []Arg{{Name: "command", Schema: &jsonschema.Schema{Type: "string", Description: "the test command (default: detected from the project)"}, Convert: testCommand}},
 			About: "Run the project's test suite in the sandbox: whether it passed, its output, and each failed test.",
 			Shape: shape(forgeTests)},
+		{Name: "web_search", Canonical: "web_search",
+			Args:  []Arg{{Name: "query"}, {Name: "numResults", To: "num_results"}, {Name: "includeDomains", To: "include_domains"}, {Name: "category"}},
+			About: "Search the web; returns results with title, url, publishedDate and a text snippet.",
+			Shape: shape(forgeSearch)},
+		{Name: "web_fetch", Canonical: "web_fetch", Args: same("url"),
+			About: "Fetch a page's content as Markdown, with its title and its final URL.",
+			Shape: shape(func(r *web.FetchResult, _ *Call) any {
+				return forgeFetch{Title: r.Title, Content: r.Content, URL: r.URL}
+			})},
 		applyPatch(),
 	}, gitTools()...),
 	Roles: map[string][]string{
-		"captain":  {"read", "write", "edit", "bash", "plan_read", "plan_write", "plan_bash", "plan_edit", "plan_diff", "plan_apply", "apply_patch", "git_status", "git_diff", "git_log", "git_show"},
-		"type1":    {"read", "write", "edit", "bash", "apply_patch", "git_status", "git_diff", "git_log", "git_show"},
-		"type2":    {"read", "write", "edit", "bash", "apply_patch", "git_status", "git_diff", "git_log", "git_show"},
-		"type3":    {"read", "write", "edit", "bash", "apply_patch", "git_status", "git_diff", "git_log", "git_show"},
-		"refinery": {"read", "write", "edit", "bash", "apply_patch", "run_tests", "git_status", "git_diff", "git_log", "git_show"},
+		"captain":  {"read", "write", "edit", "bash", "plan_read", "plan_write", "plan_bash", "plan_edit", "plan_diff", "plan_apply", "apply_patch", "git_status", "git_diff", "git_log", "git_show", "web_search", "web_fetch"},
+		"type1":    {"read", "write", "edit", "bash", "apply_patch", "git_status", "git_diff", "git_log", "git_show", "web_search", "web_fetch"},
+		"type2":    {"read", "write", "edit", "bash", "apply_patch", "git_status", "git_diff", "git_log", "git_show", "web_search", "web_fetch"},
+		"type3":    {"read", "write", "edit", "bash", "apply_patch", "git_status", "git_diff", "git_log", "git_show", "web_search", "web_fetch"},
+		"refinery": {"read", "write", "edit", "bash", "apply_patch", "run_tests", "git_status", "git_diff", "git_log", "git_show", "web_search", "web_fetch"},
 		"executor": {},
 	},
 	Spawns: map[string][]string{
@@ -69,6 +79,34 @@ var Forge = register(&Profile{
 		"executor": {"type1", "type2", "type3", "refinery"},
 	},
 })
+
+// forgeSearch is seed 002's WebSearchResult.
+func forgeSearch(r *web.SearchResult, _ *Call) any {
+	out := forgeSearchResult{Results: make([]forgeHit, len(r.Results))}
+	for i, h := range r.Results {
+		out.Results[i] = forgeHit{Title: h.Title, URL: h.URL, PublishedDate: h.PublishedDate, Text: h.Text, Summary: h.Summary}
+	}
+	return out
+}
+
+type forgeSearchResult struct {
+	Results []forgeHit `json:"results"`
+}
+
+type forgeHit struct {
+	Title         string `json:"title"`
+	URL           string `json:"url"`
+	PublishedDate string `json:"publishedDate,omitempty"`
+	Text          string `json:"text,omitempty"`
+	Summary       string `json:"summary,omitempty"`
+}
+
+// forgeFetch is seed 002's WebFetchResult.
+type forgeFetch struct {
+	Title   string `json:"title"`
+	Content string `json:"content"`
+	URL     string `json:"url"`
+}
 
 // success is the result of a forge tool that only says it worked.
 var success = map[string]bool{"success": true}

@@ -32,9 +32,9 @@ const usage = `jido: a sandboxed tool runtime for coding agents
 Usage:
   jido chat [--root DIR] [--mode MODE] [--provider P] [--model M] [--base-url URL] [--text-protocol] [--resume FILE|last]
   jido ask [--root DIR] [--yes] [--json] [--provider P] [--model M] QUESTION...
-  jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--profile NAME] [--session NAME] [--cwd DIR] [--allow-network] [--events FILE] TOOL [ARGS_JSON|-]
+  jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--profile NAME] [--session NAME] [--cwd DIR] [--allow-network] [--web-allow HOST|NET] [--search-url URL] [--events FILE] TOOL [ARGS_JSON|-]
   jido eval [--root DIR] [--yes] [--mode MODE] [--session NAME] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
-  jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--call-memory MIB] [--isolation worker|process] [--worker-memory MIB] [--max-sessions N] [--events FILE]
+  jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--web-allow HOST|NET] [--search-url URL] [--call-memory MIB] [--isolation worker|process] [--worker-memory MIB] [--max-sessions N] [--events FILE]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--json] [--revoke ID]
   jido trust [--root DIR]
@@ -169,9 +169,11 @@ type sessionFlags struct {
 	// and isolation where sessions' Lua runs ("": in process); set by jido mcp.
 	callMemory   int
 	isolation    string
-	workerMemory int       // MiB of a worker process's ceiling (0: the default)
-	workerLog    io.Writer // told how workers are bounded and confined (jido mcp's stderr)
-	maxSessions  int       // sessions open at once (0: no cap)
+	workerMemory int        // MiB of a worker process's ceiling (0: the default)
+	workerLog    io.Writer  // told how workers are bounded and confined (jido mcp's stderr)
+	maxSessions  int        // sessions open at once (0: no cap)
+	webAllow     stringList // --web-allow: hosts and networks web_fetch may reach although private
+	searchURL    string     // --search-url: the SearXNG instance web_search asks
 }
 
 // stringList is a repeatable string flag.
@@ -190,6 +192,8 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.role, "role", "", "limit the session to a role's tools: reader, editor, runner, full, one from the config, or the profile's (forge: captain, type1, type2, type3, refinery, executor)")
 	fs.StringVar(&f.profile, "profile", "", "the dialect of tool names, arguments and results: "+strings.Join(profile.Names(), ", ")+" (default: the config's profile, else jido)")
 	fs.Var(&f.tools, "tools", "a directory of Lua tools (*.lua) to load too; repeatable")
+	fs.Var(&f.webAllow, "web-allow", "a host (docs.corp, *.corp), address or network (10.1.0.0/16) web_fetch may reach although it is not public; repeatable")
+	fs.StringVar(&f.searchURL, "search-url", "", "the SearXNG instance web_search asks (default: Exa with EXA_API_KEY, else Gemini with GEMINI_API_KEY)")
 }
 
 // withSession opens the project root and one session as the flags say, reports tool files
@@ -251,12 +255,16 @@ func (f *sessionFlags) openManager(approver manager.Approver, longLived, agent b
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	webCfg, err := f.webConfig(context.Background())
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	cfg := manager.Config{
 		Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Profile: prof, Approver: approver,
 		Permissions: setup.Permissions, JournalDir: setup.JournalDir, OpenRoot: f.rootSetup,
 		ToolDirs: append(userToolDirs(), f.tools...), SweepTemps: longLived, WarmShell: agent,
 		Limits: runtime.Limits{MaxMemory: uint64(f.callMemory) << 20}, Isolation: f.isolation, WorkerMemory: int64(f.workerMemory) << 20,
-		MaxSessions: f.maxSessions,
+		MaxSessions: f.maxSessions, Web: webCfg,
 	}
 	if f.workerLog != nil {
 		cfg.OnWorkerStart = workerReporter(f.workerLog, f.maxSessions)

@@ -51,6 +51,8 @@ var builtins = []*Tool{
 	bind(definitions.GitDiff, (*Git).GitDiff),
 	bind(definitions.GitLog, (*Git).GitLog),
 	bind(definitions.GitShow, (*Git).GitShow),
+	bind(definitions.WebFetch, (*Web).WebFetch),
+	bind(definitions.WebSearch, (*Web).WebSearch),
 }
 
 // Tool is a built-in tool: its declaration, the Go type of its result, and its run.

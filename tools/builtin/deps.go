@@ -15,6 +15,7 @@ import (
 	"github.com/jido-run/jido/tasks"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/walk"
+	"github.com/jido-run/jido/web"
 )
 
 // Deps are what the built-in tools of one session need.
@@ -33,6 +34,11 @@ type Deps struct {
 	// tool needs them (so that a project's secret values are read only if ever needed;
 	// nil: the default rules).
 	Redactor func() *redact.Redactor
+	// Fetcher returns the session's web_fetch client, made on first use (it keeps the
+	// session's cache of recent fetches); nil: web_fetch is refused.
+	Fetcher func() *web.Fetcher
+	// Searcher answers web_search (nil: no provider is configured, which the call says).
+	Searcher web.Searcher
 	// Allow, when set, may refuse a call before the gate is asked (the bridge holds a
 	// user's Lua tool to the flags it declared this way).
 	Allow func(*definitions.Tool) *definitions.ToolError

@@ -1,0 +1,3 @@
+-- web_search: the arguments arrive validated as one table; the bridge does the work.
+local args = ...
+return jido.web_search(args)
