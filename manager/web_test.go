@@ -91,3 +91,21 @@ func TestWebToolsAskAsNetwork(t *testing.T) {
 	s, _ = gatedSession(t, Config{Web: cfg, Permissions: perms})
 	assert.True(t, s.Call(t.Context(), fetch).OK)
 }
+
+// TestWebToolsInClaude: Claude Code's WebFetch (its prompt accepted, the page returned for
+// the model to answer it) and WebSearch (allowed_domains) answer in text.
+func TestWebToolsInClaude(t *testing.T) {
+	cfg, base, _ := webFixture(t)
+	claude, err := profile.Get("claude")
+	require.NoError(t, err)
+	s, err := newManager(t, Config{Web: cfg, Profile: claude}).Open(t.Context(), "")
+	require.NoError(t, err)
+
+	res := s.Call(t.Context(), ToolCall{Name: "WebFetch", Args: map[string]any{"url": base + "/page", "prompt": "what does it say?"}})
+	require.True(t, res.OK, "%v", res.Error)
+	assert.Equal(t, "Content of "+base+"/page (Guide, status 200):\n\n# Guide\n\nRead me.", res.Result)
+
+	res = s.Call(t.Context(), ToolCall{Name: "WebSearch", Args: map[string]any{"query": "modules", "allowed_domains": []any{"go.dev"}}})
+	require.True(t, res.OK, "%v", res.Error)
+	assert.Equal(t, "- A: https://go.dev/a\n  about modules site:go.dev", res.Result)
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
+	"github.com/jido-run/jido/web"
 )
 
 // Claude is the dialect models trained on Claude Code know: Read, Write, Edit, MultiEdit,
@@ -15,7 +16,7 @@ import (
 // replace_all, timeouts in milliseconds, and results as text.
 var Claude = register(&Profile{
 	Name:  "claude",
-	About: "Claude Code's tools: Read, Write, Edit, MultiEdit, Glob, Grep, LS, Bash, BashOutput, KillShell, TodoWrite",
+	About: "Claude Code's tools: Read, Write, Edit, MultiEdit, Glob, Grep, LS, Bash, BashOutput, KillShell, TodoWrite, WebFetch, WebSearch",
 	Tools: append([]*Tool{
 		{Name: "Read", Canonical: "read_file", Args: args(rename("file_path", "path"), same("offset", "limit")),
 			About: "Reads a file from the project. file_path may be absolute (inside the project) or relative to its root. By default it reads up to 2000 lines from the start; offset (1-based line) and limit read a part of a long file. Lines longer than 2000 characters are cut. The result is numbered like cat -n, the number then a tab before each line. Binary files are refused. Read a file before you edit or overwrite it.",
@@ -99,6 +100,35 @@ var Claude = register(&Profile{
 			About: "Writes the session's todo list, whole: use it to plan and track the steps of a task (one in_progress at a time; mark each completed when done).",
 			Shape: shape(func(*definitions.TodoWriteResult, *Call) any {
 				return "Todos have been modified successfully. Keep going with the current task, and keep the list up to date."
+			})},
+		{Name: "WebFetch", Canonical: "web_fetch",
+			Args: args([]Arg{{Name: "url", About: "the http or https URL to fetch"}},
+				[]Arg{{Name: "prompt", Schema: &jsonschema.Schema{Type: "string", Description: "what you want to learn from the page (answer it from the content returned)"}, Convert: ignore}}),
+			About: "Fetches a web page (public internet addresses only) and returns its content as Markdown; answer the prompt from it. Credentials in the page are redacted.",
+			Shape: shape(func(r *web.FetchResult, c *Call) any {
+				out := fmt.Sprintf("Content of %s (%s, status %d):\n\n%s", r.URL, r.Title, r.Status, r.Content)
+				if r.Truncated {
+					out += "\n\n(The page was cut.)"
+				}
+				return out
+			})},
+		{Name: "WebSearch", Canonical: "web_search", Args: args(same("query"), rename("allowed_domains", "include_domains")),
+			About: "Searches the web; returns the results' titles, URLs and snippets. Read a result with WebFetch.",
+			Shape: shape(func(r *web.SearchResult, _ *Call) any {
+				if len(r.Results) == 0 {
+					return "No results"
+				}
+				var b strings.Builder
+				if r.Answer != "" {
+					b.WriteString(r.Answer + "\n\n")
+				}
+				for _, h := range r.Results {
+					fmt.Fprintf(&b, "- %s: %s\n", h.Title, h.URL)
+					if h.Text != "" {
+						b.WriteString("  " + strings.ReplaceAll(strings.TrimSpace(h.Text), "\n", " ") + "\n")
+					}
+				}
+				return strings.TrimRight(b.String(), "\n")
 			})},
 		applyPatch(),
 	}, gitTools()...),
