@@ -32,14 +32,14 @@ func TestAskProfiles(t *testing.T) {
 		steps   []openaitest.Step
 		result  string // what the model gets back from its edit, in part
 	}{
-		{"claude", []string{"Bash", "BashOutput", "Edit", "Glob", "Grep", "KillShell", "LS", "MultiEdit", "Read", "TodoWrite", "Write", "apply_patch", "git_diff", "git_log", "git_show", "git_status"},
+		{"claude", []string{"Bash", "BashOutput", "Edit", "Glob", "Grep", "KillShell", "LS", "MultiEdit", "Read", "TodoWrite", "WebFetch", "WebSearch", "Write", "apply_patch", "git_diff", "git_log", "git_show", "git_status"},
 			[]openaitest.Step{
 				{Calls: []openaitest.Call{{ID: "a", Name: "Grep", Args: `{"pattern":"func Add","output_mode":"content"}`}}},
 				{Calls: []openaitest.Call{{ID: "b", Name: "Read", Args: `{"file_path":"calc.go"}`}}},
 				{Calls: []openaitest.Call{{ID: "c", Name: "Edit", Args: `{"file_path":"calc.go","old_string":"a - b","new_string":"a + b"}`}}},
 				{Text: []string{"Fixed."}},
 			}, `The file calc.go has been updated (1 replacement)`},
-		{"forge", []string{"apply_patch", "bash", "edit", "git_diff", "git_log", "git_show", "git_status", "plan_apply", "plan_bash", "plan_diff", "plan_edit", "plan_read", "plan_write", "read", "run_tests", "write"},
+		{"forge", []string{"apply_patch", "bash", "edit", "git_diff", "git_log", "git_show", "git_status", "plan_apply", "plan_bash", "plan_diff", "plan_edit", "plan_read", "plan_write", "read", "run_tests", "web_fetch", "web_search", "write"},
 			[]openaitest.Step{
 				{Calls: []openaitest.Call{{ID: "a", Name: "read", Args: `{"path":"calc.go","range":[4,4]}`}}},
 				{Calls: []openaitest.Call{{ID: "b", Name: "edit", Args: `{"path":"calc.go","oldStr":"a - b","newStr":"a + b"}`}}},
