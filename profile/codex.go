@@ -40,7 +40,7 @@ var Codex = register(&Profile{
 			},
 			About: "Updates the task plan: the whole list of steps, each pending, in_progress (at most one) or completed.",
 			Shape: shape(func(*definitions.TodoWriteResult, *Call) any { return "Plan updated" })},
-	}, gitTools()...),
+	}, append(gitTools(), webTools()...)...),
 })
 
 // codexOutput is a command's outcome as Codex hands it to the model.

@@ -103,7 +103,7 @@ var Emacs = register(&Profile{
 				return withMessage(r.Matches, "%s in buffer '%s'", plural(r.Count, "match"), r.BufferName)
 			})},
 		applyPatch(),
-	}, gitTools()...),
+	}, append(gitTools(), webTools()...)...),
 })
 
 // keep records a dialect argument for Route, under a key the canonical tool never sees.

@@ -65,16 +65,23 @@ var Forj = register(&Profile{
 		{Name: "todo_write", Canonical: "todo_write", Inherit: true},
 		{Name: "task", Canonical: "task", Inherit: true},
 		applyPatch(),
-	}, gitTools()...),
+	}, append(gitTools(), webTools()...)...),
 })
 
 // applyPatch is the apply_patch tool every profile offers under that name.
 func applyPatch() *Tool { return &Tool{Name: "apply_patch", Canonical: "apply_patch", Inherit: true} }
 
 // gitTools are the read-only git tools every profile offers under their names.
-func gitTools() []*Tool {
+func gitTools() []*Tool { return inherited("git_status", "git_diff", "git_log", "git_show") }
+
+// webTools are web_search and web_fetch under jido's own names and shapes, for the
+// dialects whose source system had no web tools (claude and forge map them their way).
+func webTools() []*Tool { return inherited("web_search", "web_fetch") }
+
+// inherited offers canonical tools in a dialect as they are.
+func inherited(names ...string) []*Tool {
 	var out []*Tool
-	for _, name := range []string{"git_status", "git_diff", "git_log", "git_show"} {
+	for _, name := range names {
 		out = append(out, &Tool{Name: name, Canonical: name, Inherit: true})
 	}
 	return out

@@ -44,7 +44,7 @@ var JidoCode = register(&Profile{
 			About: "Delete a file (not directories).",
 			Shape: shape(func(*definitions.DeleteFileResult, *Call) any { return true })},
 		applyPatch(),
-	}, gitTools()...),
+	}, append(gitTools(), webTools()...)...),
 })
 
 // jidoCodeEditsSchema is multi_edit_file's edits.

@@ -103,7 +103,7 @@ func TestEmacsIsSeed001(t *testing.T) {
 		}
 		names = slices.DeleteFunc(names, func(n string) bool { return n == f.Name })
 	}
-	assert.Equal(t, []string{"apply_patch", "git_status", "git_diff", "git_log", "git_show"}, names, "the emacs profile's tools beyond seed 001")
+	assert.Equal(t, []string{"apply_patch", "git_status", "git_diff", "git_log", "git_show", "web_search", "web_fetch"}, names, "the emacs profile's tools beyond seed 001")
 }
 
 // TestMap checks the argument mapping: renames, units, defaults, conversions, fixed

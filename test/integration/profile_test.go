@@ -45,7 +45,7 @@ func TestAskProfiles(t *testing.T) {
 				{Calls: []openaitest.Call{{ID: "b", Name: "edit", Args: `{"path":"calc.go","oldStr":"a - b","newStr":"a + b"}`}}},
 				{Text: []string{"Fixed."}},
 			}, `"success":true`},
-		{"codex", []string{"apply_patch", "git_diff", "git_log", "git_show", "git_status", "shell", "update_plan"},
+		{"codex", []string{"apply_patch", "git_diff", "git_log", "git_show", "git_status", "shell", "update_plan", "web_fetch", "web_search"},
 			[]openaitest.Step{
 				{Calls: []openaitest.Call{{ID: "a", Name: "shell", Args: `{"command":["cat","calc.go"],"timeout_ms":10000}`}}},
 				{Calls: []openaitest.Call{{ID: "b", Name: "shell", Args: `{"command":["apply_patch","*** Begin Patch\n*** Update File: calc.go\n@@\n-func Add(a, b int) int { return a - b }\n+func Add(a, b int) int { return a + b }\n*** End Patch\n"]}`}}},
@@ -115,6 +115,7 @@ func TestToolsProfileEmacs(t *testing.T) {
 		"search_in_buffer": {"buffer_name", "case_sensitive", "search_text"},
 		"apply_patch":      {"dry_run", "input"}, "git_status": {"path"}, "git_diff": {"context", "path", "ref", "staged"},
 		"git_log": {"max_count", "path", "ref"}, "git_show": {"path", "ref"},
+		"web_fetch": {"format", "max_chars", "timeout", "url"}, "web_search": {"category", "include_domains", "num_results", "query"},
 	}, got)
 
 	r = runJidoEnv(t, t.TempDir(), offlineEnv, "tools", "--profile", "vscode")
