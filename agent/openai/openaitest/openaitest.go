@@ -46,15 +46,26 @@ type Step struct {
 type Server struct {
 	*httptest.Server
 
+	route   func(Request) string // which script answers a request
+	scripts map[string][]Step
+
 	mu       sync.Mutex
-	steps    []Step
+	answered map[string]int // requests answered, per script
 	requests []Request
 }
 
 // NewServer starts a server that answers the i-th request with steps[i]; a request beyond
 // the script gets an HTTP 500 saying so. Only POST {BaseURL}/chat/completions is served.
 func NewServer(steps ...Step) *Server {
-	s := &Server{steps: steps}
+	return NewRoutedServer(func(Request) string { return "" }, map[string][]Step{"": steps})
+}
+
+// NewRoutedServer starts a server with one script per conversation, for several agents
+// talking to it at once in any order: route names the script of each request (from its
+// system prompt, say), whose next step answers it. A request whose script is unknown or
+// used up gets an HTTP 500 saying so.
+func NewRoutedServer(route func(Request) string, scripts map[string][]Step) *Server {
+	s := &Server{route: route, scripts: scripts, answered: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.complete)
 	s.Server = httptest.NewServer(mux)
@@ -139,13 +150,19 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 	req := Request{Header: r.Header.Clone(), Body: body}
 	decodeErr := json.Unmarshal(body, &req)
 
+	key := ""
+	if decodeErr == nil {
+		key = s.route(req)
+	}
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
-	n := len(s.requests)
+	s.answered[key]++
+	n := s.answered[key]
+	steps := s.scripts[key]
 	var step Step
-	ok := n <= len(s.steps)
+	ok := n <= len(steps)
 	if ok {
-		step = s.steps[n-1]
+		step = steps[n-1]
 	}
 	s.mu.Unlock()
 
@@ -153,7 +170,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 	case decodeErr != nil:
 		writeError(w, Step{Status: http.StatusBadRequest, Body: errorBody("openaitest: bad request body: " + decodeErr.Error())})
 	case !ok:
-		writeError(w, Step{Status: http.StatusInternalServerError, Body: errorBody(fmt.Sprintf("openaitest: no step for request %d", n))})
+		writeError(w, Step{Status: http.StatusInternalServerError, Body: errorBody(fmt.Sprintf("openaitest: no step for request %d of script %q", n, key))})
 	case step.Raw != "":
 		writeRaw(w, step)
 	case step.Status != 0 && step.Status != http.StatusOK:
