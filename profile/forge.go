@@ -72,6 +72,16 @@ var Forge = register(&Profile{
 		"refinery": {"read", "write", "edit", "bash", "apply_patch", "run_tests", "git_status", "git_diff", "git_log", "git_show", "web_search", "web_fetch"},
 		"executor": {},
 	},
+	// The rest of seed 002's Access Summary: Go tools that `jido forge` binds to its run
+	// (package forge), offered only there.
+	Provided: map[string][]string{
+		"captain":  {"create_spec", "create_task", "set_dag"},
+		"type1":    {"emit_walkthrough"},
+		"type2":    {"spawn_agent", "emit_walkthrough"},
+		"type3":    {"spawn_agent", "emit_walkthrough", "add_subtask", "read_subtasks"},
+		"refinery": {"spawn_agent", "emit_walkthrough", "add_subtask", "read_subtasks", "merge_branches", "fix_conflict", "emit_cr"},
+		"executor": {"spawn_agent", "read_spec", "read_task", "read_dag", "read_walkthrough", "mark_task_status", "prepare_branch"},
+	},
 	Spawns: map[string][]string{
 		"type2":    {"type1"},
 		"type3":    {"type1", "type2"},

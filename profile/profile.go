@@ -38,6 +38,10 @@ type Profile struct {
 	Roles map[string][]string
 	// Spawns say which roles each role may start as sub-agents (seed 002's spawn rules).
 	Spawns map[string][]string
+	// Provided are, per role, tools of an embedder that the role may also run, by their
+	// own names (Forge's artifact, agent and merge tools, which `jido forge` binds to its
+	// run): offered only in sessions that have them.
+	Provided map[string][]string
 
 	once   sync.Once
 	byName map[string]*Tool
@@ -379,8 +383,8 @@ func (p *Profile) HasRole(role string) bool {
 }
 
 // RoleTools returns the canonical tools a role of p may run: those of its dialect tools
-// on the plan overlay (onPlan), or on the files. A role without such tools gets an empty,
-// non-nil list: it may run none.
+// on the plan overlay (onPlan), or on the files, with the role's Provided tools. A role
+// without such tools gets an empty, non-nil list: it may run none.
 func (p *Profile) RoleTools(role string, onPlan bool) []string {
 	out := []string{}
 	for _, name := range p.Roles[role] {
@@ -393,6 +397,9 @@ func (p *Profile) RoleTools(role string, onPlan bool) []string {
 				out = append(out, c)
 			}
 		}
+	}
+	if !onPlan {
+		out = append(out, p.Provided[role]...)
 	}
 	return out
 }

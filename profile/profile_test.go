@@ -50,6 +50,13 @@ func TestProfilesAreWellFormed(t *testing.T) {
 				assert.True(t, seen[tool], "%s role %s: no tool %s", name, role, tool)
 			}
 		}
+		for role, tools := range p.Provided {
+			assert.True(t, p.HasRole(role), "%s: provided tools of unknown role %s", name, role)
+			for _, tool := range tools {
+				assert.False(t, seen[tool], "%s role %s: provided tool %s is one of the profile's own", name, role, tool)
+				assert.Contains(t, p.RoleTools(role, false), tool)
+			}
+		}
 		for role, spawns := range p.Spawns {
 			assert.True(t, p.HasRole(role), "%s: spawn rule of unknown role %s", name, role)
 			for _, s := range spawns {
