@@ -34,6 +34,7 @@ var allowedImports = map[string][]string{
 	"shellclass":              {},
 	"redact":                  {},
 	"web":                     {"tools/definitions", "patch"},
+	"forge/store":             {"security", "tools/definitions", "patch"},
 	"web/grounding":           {"web", "tools/definitions", "patch"},
 	"jsoncap":                 {},
 	"termsafe":                {},
