@@ -35,6 +35,7 @@ var allowedImports = map[string][]string{
 	"redact":                  {},
 	"web":                     {"tools/definitions", "patch"},
 	"forge/store":             {"security", "tools/definitions", "patch"},
+	"forge/gitops":            {"tools/definitions", "patch"},
 	"web/grounding":           {"web", "tools/definitions", "patch"},
 	"jsoncap":                 {},
 	"termsafe":                {},
