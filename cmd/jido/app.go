@@ -35,6 +35,7 @@ Usage:
   jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--profile NAME] [--session NAME] [--cwd DIR] [--allow-network] [--web-allow HOST|NET] [--search-url URL] [--events FILE] TOOL [ARGS_JSON|-]
   jido eval [--root DIR] [--yes] [--mode MODE] [--session NAME] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
   jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--web-allow HOST|NET] [--search-url URL] [--call-memory MIB] [--isolation worker|process] [--worker-memory MIB] [--max-sessions N] [--events FILE]
+  jido forge [--root DIR] [--provider P] [--model M] [--base-url URL] [--parallel N] plan "GOAL" | run [RUN_ID] | status [--json] [RUN_ID] | events [RUN_ID]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--json] [--revoke ID]
   jido trust [--root DIR]
@@ -63,6 +64,7 @@ var commands = map[string]command{
 	"call":    {"TOOL [ARGS_JSON|-]", "Run one tool and print its ToolResult as one JSON object (- reads ARGS_JSON from standard input)."},
 	"eval":    {"-e SNIPPET [-e SNIPPET ...]", "Run Lua snippets in one session, printing one JSON line per snippet."},
 	"mcp":     {"", "Serve the tools to an MCP client, over stdio or streamable HTTP."},
+	"forge":   {"plan \"GOAL\" | run [RUN_ID] | status [RUN_ID] | events [RUN_ID]", "Forge (seed 002): a Captain plans tasks, agents do them in worktrees of their own, a Refinery merges."},
 	"undo":    {"[CHANGE_ID]", "Undo the last change set (or CHANGE_ID), printing the ToolResult as JSON."},
 	"rules":   {"", "Show the approval rules in force (a table; --json for scripts), or remove one."},
 	"trust":   {"", "Show the project's config and Lua tools, and trust them as they are now."},
@@ -84,6 +86,8 @@ func helpFor(name string, args []string) (string, bool) {
 		_, err = parseEval(args, io.Discard)
 	case "mcp":
 		_, err = parseMCP(args, io.Discard)
+	case "forge":
+		_, err = parseForge(args, io.Discard)
 	case "undo":
 		_, err = parseUndo(args, io.Discard)
 	case "rules":
@@ -126,6 +130,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runTools(args[1:], stdout, stderr)
 	case "mcp":
 		return runMCP(args[1:], stdin, stdout, stderr)
+	case "forge":
+		return runForge(args[1:], stdout, stderr)
 	case "undo":
 		return runUndo(args[1:], stdout, stderr)
 	case "trust":

@@ -199,3 +199,25 @@ func TestCommitAll(t *testing.T) {
 func removeFile(dir, name string) error {
 	return os.Remove(filepath.Join(dir, name))
 }
+
+// TestContains: a branch merged into the target, directly or through another, is in it.
+func TestContains(t *testing.T) {
+	r, dir := newRepo(t)
+	a, err := r.PrepareBranch("A", 1, "", nil, worktreeBase(t))
+	require.NoError(t, err)
+	writeFile(t, a.Dir, "a-new.txt", "A\n")
+	_, _, err = r.CommitAll(a.Dir, "A")
+	require.NoError(t, err)
+	c, err := r.PrepareBranch("C", 1, "", []string{a.Branch}, worktreeBase(t))
+	require.NoError(t, err)
+	in, err := r.Contains("main", a.Branch)
+	require.NoError(t, err)
+	assert.False(t, in)
+	_, err = r.MergeBranches(dir, []string{c.Branch}, "main")
+	require.NoError(t, err)
+	in, err = r.Contains("main", a.Branch)
+	require.NoError(t, err)
+	assert.True(t, in, "A came in through C")
+	_, err = r.Contains("main", "--output=x")
+	assert.Error(t, err)
+}

@@ -162,3 +162,27 @@ func (r *Repo) isAncestor(l loc, commit string) (bool, error) {
 	}
 	return false, gitFailed([]string{"merge-base", "--is-ancestor", commit, "HEAD"}, res)
 }
+
+// Contains reports whether the branch target holds the branch branch: whether branch's
+// commit is in target's history (merged into it, directly or through another branch).
+func (r *Repo) Contains(target, branch string) (bool, error) {
+	tc, err := r.resolveBranch(target)
+	if err != nil {
+		return false, err
+	}
+	bc, err := r.resolveBranch(branch)
+	if err != nil {
+		return false, err
+	}
+	res, err := r.git.exec(r.main(), "merge-base", "--is-ancestor", bc, tc)
+	if err != nil {
+		return false, err
+	}
+	switch res.code {
+	case 0:
+		return true, nil
+	case 1:
+		return false, nil
+	}
+	return false, gitFailed([]string{"merge-base", "--is-ancestor", bc, tc}, res)
+}

@@ -1,0 +1,229 @@
+package forge
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/chat"
+	"github.com/jido-run/jido/forge/gitops"
+	"github.com/jido-run/jido/forge/store"
+	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/profile"
+	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/tools/definitions"
+)
+
+// systemPrompt tells an agent who it is; its first line also lets a scripted test model
+// tell the agents apart ("Forge <role> agent, task <id>").
+const systemPrompt = `Forge %s agent, task %s, run %s.
+You are one agent of Forge, a multi-agent coding system, working in a confined copy of the project (paths are relative to its root; nothing outside it can be reached). Use your tools to do your task; when you are done, answer with a short summary.`
+
+// agentTurnsNote asks a task agent for its walkthrough.
+const walkthroughNote = "\n\nWhen your work is done, call emit_walkthrough with a summary, the decisions you made and the files you touched, then answer with a one-line summary."
+
+// runAgent runs one agent of sc's role in a session rooted at sc.dir until it answers,
+// and returns its answer. Its session speaks the forge profile with its role's tools and
+// the Forge tools bound to sc; every call runs (seed 002: no confirmation step), still
+// confined to its root and sandboxed; the run's artifacts are read-only to its file and
+// shell tools (only the Forge tools write them), and its events go to the run's log of
+// agent events.
+func (f *Forge) runAgent(ctx context.Context, sc *scope, prompt string) (string, error) {
+	id := agentID(sc.role, sc.taskID, sc.attempt)
+	f.logf("%s: started in %s", id, sc.dir)
+	cfg := f.cfg.Session
+	cfg.Root, cfg.Profile, cfg.Role, cfg.Tools, cfg.Yes = sc.dir, profile.Forge, sc.role, sc.Tools(), true
+	if cfg.Permissions == nil {
+		cfg.Permissions = policy.New(policy.ModeYolo)
+	}
+	pol := security.DefaultPolicy()
+	if cfg.Policy != nil {
+		pol = *cfg.Policy
+	}
+	pol.Protected = append(pol.Protected, "artifacts", "artifacts/**")
+	cfg.Policy = &pol
+	cfg.Events = f.agentEvents
+	m, err := manager.New(cfg)
+	if err != nil {
+		return "", err
+	}
+	defer m.Close()
+	s, err := m.Open(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	p, err := f.cfg.Provider(ctx, sc.role)
+	if err != nil {
+		return "", err
+	}
+	a := &agent.Agent{Provider: p, Exec: chat.NewExecutor(s), Tools: agent.Specs(s.Tools()), MaxSteps: f.cfg.MaxSteps,
+		System: fmt.Sprintf(systemPrompt, sc.role, cmpStr(sc.taskID, "-"), f.run.ID())}
+	ctx, cancel := context.WithTimeout(ctx, f.cfg.AgentTimeout)
+	defer cancel()
+	answer, err := a.Send(ctx, prompt)
+	data := map[string]any{"agent": id, "answer": answer}
+	if err != nil {
+		data["error"] = err.Error()
+	}
+	f.event(store.Event{Type: "agent.end", Task: sc.taskID, Attempt: sc.attempt, Data: data})
+	f.logf("%s: ended: %s", id, firstLine(cmpStr(answer, fmt.Sprint(err))))
+	return answer, err
+}
+
+// event appends e to the run's log; a failure to log is reported, not fatal.
+func (f *Forge) event(e store.Event) {
+	if err := f.run.AppendEvent(e); err != nil {
+		f.logf("event %s not logged: %v", e.Type, err)
+	}
+}
+
+// cmpStr is s, or def when s is empty.
+func cmpStr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// firstLine is the first line of s.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// prepare makes the branch and worktree of a task's attempt, with its dependencies'
+// branches (of their latest attempts) merged in.
+func (f *Forge) prepare(taskID string, attempt int) (*gitops.Prepared, error) {
+	task, err := f.run.Task(taskID)
+	if err != nil {
+		return nil, err
+	}
+	var deps []string
+	for _, d := range task.Dependencies {
+		b, err := gitops.BranchName(d, f.run.Attempt(d))
+		if err != nil {
+			return nil, err
+		}
+		deps = append(deps, b)
+	}
+	prep, err := f.repo.PrepareBranch(taskID, attempt, f.base, deps, f.cfg.WorktreeDir)
+	if err != nil {
+		return nil, err
+	}
+	if len(prep.Conflicts) > 0 {
+		return nil, definitions.NewError(definitions.ConflictError, "the dependencies of %s conflict in %s", taskID, strings.Join(prep.Conflicts, ", ")).
+			With("task", taskID).With("conflicts", prep.Conflicts)
+	}
+	return prep, nil
+}
+
+// runTask runs one attempt of a task: its branch and worktree, its agent, the commit of
+// its work. It returns the agent's answer.
+func (f *Forge) runTask(ctx context.Context, task *store.Task, attempt int) (string, error) {
+	prep, err := f.prepare(task.ID, attempt)
+	if err != nil {
+		return "", err
+	}
+	sc := &scope{f: f, role: roleOf(task.Type), taskID: task.ID, attempt: attempt, dir: prep.Dir}
+	doc, err := f.run.ReadTask(task.ID)
+	if err != nil {
+		return "", err
+	}
+	prompt := fmt.Sprintf("Your task (%s, attempt %d, on branch %s):\n\n%s%s", task.ID, attempt, prep.Branch, doc, walkthroughNote)
+	answer, err := f.runAgent(ctx, sc, prompt)
+	if err != nil {
+		return answer, err
+	}
+	if _, _, err := f.repo.CommitAll(prep.Dir, fmt.Sprintf("forge: %s attempt %d\n\n%s", task.ID, attempt, answer)); err != nil {
+		return answer, err
+	}
+	return answer, nil
+}
+
+// roleOf is the forge role of a task type: "1" is type1, "refinery" the Refinery.
+func roleOf(typ string) string {
+	if typ == "refinery" {
+		return typ
+	}
+	return "type" + typ
+}
+
+// spawn runs a sub-agent for spawn_agent, within the caller's spawn rights (seed 002:
+// type 2 -> 1; type 3 -> 1, 2; refinery -> 1, 2, 3; executor -> all): on a task of the
+// run, as a new attempt of it, or on a subtask of the caller's task, in the caller's
+// worktree's branch.
+func (f *Forge) spawn(ctx context.Context, sc *scope, p SpawnAgentParams) (*SpawnAgentResult, error) {
+	typ := strings.TrimSuffix(fmt.Sprint(p.Type), ".0") // a JSON number arrives as float64
+	role := roleOf(typ)
+	if !profile.Forge.HasRole(role) || role == "captain" || role == "executor" {
+		return nil, definitions.NewError(definitions.ValidationError, "unknown agent type %v", p.Type).Hint("Give 1, 2, 3 or \"refinery\"")
+	}
+	allowed := profile.Forge.Spawns[sc.role]
+	if !slices.Contains(allowed, role) {
+		return nil, definitions.NewError(definitions.PermissionError, "a %s agent may not spawn a %s agent", sc.role, role).
+			With("may_spawn", allowed).Hint("Spawn one of the types your role may, or do the work yourself")
+	}
+	task, err := f.run.Task(p.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	attempt, err := f.run.NextAttempt(task.ID)
+	if err != nil {
+		return nil, err
+	}
+	child := *task
+	child.Type = typ
+	_, err = f.runTask(ctx, &child, attempt)
+	res := &SpawnAgentResult{AgentID: agentID(role, task.ID, attempt), Status: "DONE"}
+	res.Branch, _ = gitops.BranchName(task.ID, attempt)
+	res.SandboxID, _ = gitops.WorktreePath(f.cfg.WorktreeDir, task.ID, attempt)
+	if err != nil {
+		res.Status = "FAILED"
+		f.logf("%s: failed: %v", res.AgentID, err)
+	}
+	return res, nil
+}
+
+// fixConflict runs a conflict agent in the Refinery's work tree, where the merge is in
+// progress, on the conflicting files, then concludes the merge.
+func (f *Forge) fixConflict(ctx context.Context, sc *scope, p FixConflictParams) (*FixConflictResult, error) {
+	if len(p.ConflictFiles) == 0 {
+		return nil, definitions.NewError(definitions.ValidationError, "no conflicting file given").Hint("Pass the conflicts merge_branches listed")
+	}
+	for _, file := range p.ConflictFiles {
+		if clean := path.Clean(file); clean != file || strings.HasPrefix(file, "/") || strings.HasPrefix(clean, "..") {
+			return nil, definitions.NewError(definitions.ValidationError, "conflict file %q is not a relative path inside the project", file)
+		}
+	}
+	helper := &scope{f: f, role: "type1", taskID: sc.taskID, attempt: sc.attempt, dir: sc.dir}
+	prompt := fmt.Sprintf("Merging %s into %s stopped on conflicts in: %s.\nEach file holds git's conflict markers (<<<<<<<, =======, >>>>>>>). Edit every file so that it keeps the intent of both sides and no marker is left, then answer.",
+		p.SourceBranch, p.TargetBranch, strings.Join(p.ConflictFiles, ", "))
+	id := agentID("conflict", sc.taskID, sc.attempt)
+	if _, err := f.runAgent(ctx, helper, prompt); err != nil {
+		return &FixConflictResult{AgentID: id}, nil
+	}
+	if err := f.repo.ConcludeMerge(sc.dir, fmt.Sprintf("forge: merge %s into %s", p.SourceBranch, p.TargetBranch)); err != nil {
+		return nil, err
+	}
+	f.merged([]string{p.SourceBranch})
+	return &FixConflictResult{Success: true, AgentID: id}, nil
+}
+
+// mergedBranches records the task branches merged into the target, which the Executor
+// marks MERGED once the Refinery ends.
+type mergedBranches struct {
+	mu       sync.Mutex
+	branches []string
+}
+
+// merged records branches merged into the target.
+func (f *Forge) merged(branches []string) {
+	f.mergedSet.mu.Lock()
+	defer f.mergedSet.mu.Unlock()
+	f.mergedSet.branches = append(f.mergedSet.branches, branches...)
+}

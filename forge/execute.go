@@ -1,0 +1,244 @@
+package forge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jido-run/jido/forge/gitops"
+	"github.com/jido-run/jido/forge/store"
+)
+
+// captainPrompt asks the Captain for the run's plan.
+const captainPrompt = `Plan this goal for a team of coding agents:
+
+%s
+
+Write the plan into the run's artifact store: one or more specs (create_spec), one task per piece of work (create_task: YAML front matter with id, type (1 for a focused change, 2 or 3 for larger work that splits, refinery for merging), dependencies and title, then what to do), and the graph of their dependencies (set_dag). Tasks that do not depend on each other run in parallel, each in its own copy of the project. Then answer with a one-line summary.`
+
+// Plan runs the Captain on goal in the repository: it writes the run's specs, tasks and
+// DAG, which must then be valid (a DAG is read back).
+func (f *Forge) Plan(ctx context.Context, goal string) error {
+	if err := f.openAgentEvents(); err != nil {
+		return err
+	}
+	sc := &scope{f: f, role: "captain", dir: f.repo.Dir()}
+	if _, err := f.runAgent(ctx, sc, fmt.Sprintf(captainPrompt, goal)); err != nil {
+		return err
+	}
+	if _, err := f.run.ReadDAG(); err != nil {
+		return fmt.Errorf("the Captain ended without a valid plan: %w", err)
+	}
+	return nil
+}
+
+// ErrHalted ends Execute when a change request halted the run.
+var ErrHalted = errors.New("forge: the run is halted by a change request: revise the plan")
+
+// maxAttempts is how many attempts a task gets: a failed one is retried once.
+const maxAttempts = 2
+
+// Execute runs the plan to its end: it dispatches every ready task (its dependencies
+// DONE) to an agent, at most Parallel at once, retries a failed attempt once as a new
+// attempt, stops dispatching when a change request halts the run, and when every task is
+// DONE has the Refinery merge their branches into the target branch, marking each task
+// MERGE_READY, then MERGED when its branch is in the target. It resumes a run a crash
+// cut: DONE tasks are not run again, and a task left RUNNING counts as a failed attempt.
+func (f *Forge) Execute(ctx context.Context) error {
+	if err := f.openAgentEvents(); err != nil {
+		return err
+	}
+	dag, err := f.run.ReadDAG()
+	if err != nil {
+		return err
+	}
+	if err := f.recover(); err != nil {
+		return err
+	}
+	type outcome struct {
+		id  string
+		err error
+	}
+	done := make(chan outcome)
+	running := map[string]bool{}
+	for {
+		states, err := f.run.States()
+		if err != nil {
+			return err
+		}
+		halted, err := f.run.Halted()
+		if err != nil {
+			return err
+		}
+		if !halted {
+			for _, id := range dag.Ready(states) {
+				if len(running) >= f.cfg.Parallel || running[id] {
+					continue
+				}
+				attempt, err := f.start(id)
+				if err != nil {
+					return err
+				}
+				running[id] = true
+				go func() {
+					_, err := f.runTaskByID(ctx, id, attempt)
+					done <- outcome{id, err}
+				}()
+			}
+		}
+		if len(running) == 0 {
+			break
+		}
+		o := <-done
+		delete(running, o.id)
+		if err := f.finish(o.id, o.err); err != nil {
+			return err
+		}
+	}
+	states, err := f.run.States()
+	if err != nil {
+		return err
+	}
+	if halted, _ := f.run.Halted(); halted {
+		return ErrHalted
+	}
+	if pending := notDone(dag, states); len(pending) > 0 {
+		return fmt.Errorf("forge: tasks not done: %s", strings.Join(pending, ", "))
+	}
+	return f.refine(ctx, dag)
+}
+
+// recover turns the tasks a crash left RUNNING into failed attempts, so that they run
+// again (while attempts are left).
+func (f *Forge) recover() error {
+	states, err := f.run.States()
+	if err != nil {
+		return err
+	}
+	for id, st := range states {
+		if st == store.Running {
+			f.logf("%s: its attempt %d was cut by a crash", id, f.run.Attempt(id))
+			if err := f.finish(id, errors.New("the run stopped while it ran")); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// start marks a task RUNNING in a new attempt.
+func (f *Forge) start(id string) (int, error) {
+	attempt, err := f.run.NextAttempt(id)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := f.run.MarkStatus(id, store.Running); err != nil {
+		return 0, err
+	}
+	f.logf("%s: attempt %d", id, attempt)
+	return attempt, nil
+}
+
+// runTaskByID runs attempt of the task id.
+func (f *Forge) runTaskByID(ctx context.Context, id string, attempt int) (string, error) {
+	task, err := f.run.Task(id)
+	if err != nil {
+		return "", err
+	}
+	return f.runTask(ctx, task, attempt)
+}
+
+// finish marks a task's attempt DONE, or FAILED and, while attempts are left, PENDING
+// again for a new attempt.
+func (f *Forge) finish(id string, runErr error) error {
+	if runErr == nil {
+		_, err := f.run.MarkStatus(id, store.Done)
+		return err
+	}
+	f.logf("%s: attempt %d failed: %v", id, f.run.Attempt(id), runErr)
+	if _, err := f.run.MarkStatus(id, store.Failed); err != nil {
+		return err
+	}
+	if f.run.Attempt(id) < maxAttempts {
+		_, err := f.run.MarkStatus(id, store.Pending)
+		return err
+	}
+	return nil
+}
+
+// notDone lists the tasks of dag that are not DONE (nor further).
+func notDone(dag *store.DAG, states map[string]store.Status) []string {
+	var out []string
+	for _, id := range dag.Order() {
+		if st := states[id]; st != store.Done && st != store.MergeReady && st != store.Merged {
+			out = append(out, fmt.Sprintf("%s (%s)", id, cmpStr(string(st), string(store.Pending))))
+		}
+	}
+	return out
+}
+
+// refinePrompt asks the Refinery to merge the branches.
+const refinePrompt = `Every task of the run is done. Merge their branches into %s with merge_branches, in this order: %s.
+If a merge stops on conflicts, call fix_conflict with the files it lists, then merge the branches that are left. Run the tests (run_tests) when everything is merged. Answer with a one-line summary.`
+
+// refine marks the DONE tasks MERGE_READY, runs the Refinery on the target branch in the
+// repository's work tree, and marks MERGED the tasks whose branch it merged.
+func (f *Forge) refine(ctx context.Context, dag *store.DAG) error {
+	var branches []string
+	for _, id := range dag.Order() {
+		st, err := f.run.Status(id)
+		if err != nil {
+			return err
+		}
+		if st == store.Merged {
+			continue
+		}
+		if st == store.Done {
+			if _, err := f.run.MarkStatus(id, store.MergeReady); err != nil {
+				return err
+			}
+		}
+		b, err := gitops.BranchName(id, f.run.Attempt(id))
+		if err != nil {
+			return err
+		}
+		branches = append(branches, b)
+	}
+	if len(branches) == 0 {
+		return nil
+	}
+	sc := &scope{f: f, role: "refinery", taskID: "", dir: f.repo.Dir()}
+	if _, err := f.runAgent(ctx, sc, fmt.Sprintf(refinePrompt, f.base, strings.Join(branches, ", "))); err != nil {
+		return err
+	}
+	f.mergedSet.mu.Lock()
+	merged := slices.Clone(f.mergedSet.branches)
+	f.mergedSet.mu.Unlock()
+	var left []string
+	for _, id := range dag.Order() {
+		b, _ := gitops.BranchName(id, f.run.Attempt(id))
+		if st, _ := f.run.Status(id); st != store.MergeReady {
+			continue
+		}
+		if !slices.Contains(merged, b) && !f.contains(b) {
+			left = append(left, id)
+			continue
+		}
+		if _, err := f.run.MarkStatus(id, store.Merged); err != nil {
+			return err
+		}
+	}
+	if len(left) > 0 {
+		return fmt.Errorf("forge: the Refinery did not merge %s into %s", strings.Join(left, ", "), f.base)
+	}
+	return nil
+}
+
+// contains reports whether the target branch holds branch (merged through another task's
+// branch, as C's holds A's).
+func (f *Forge) contains(branch string) bool {
+	ok, err := f.repo.Contains(f.base, branch)
+	return err == nil && ok
+}

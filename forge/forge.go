@@ -1,0 +1,169 @@
+// Package forge runs seed 002's multi-agent system on jido: a Captain plans a run (specs,
+// tasks, a DAG) into the artifact store (forge/store); the Executor (Run) dispatches the
+// ready tasks, each to an agent that works in a git worktree of its own (forge/gitops),
+// as a jido session confined to that worktree and driven by the agent loop; a Refinery
+// agent merges the finished branches into the target. Every agent speaks the forge
+// profile, with its role's tools and the Forge tools bound to its run (Tools).
+package forge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/forge/gitops"
+	"github.com/jido-run/jido/forge/store"
+	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/security"
+)
+
+// Config says how a Forge works; the CLI (jido forge) fills it.
+type Config struct {
+	// Repo is the project: a git work tree, whose current branch is the target.
+	Repo string
+	// Provider makes the model of one agent; role is its forge role.
+	Provider func(ctx context.Context, role string) (agent.Provider, error)
+	// Session is the base of every agent's manager (network, sandbox, limits); Forge sets
+	// its root, profile, role, tools and events.
+	Session manager.Config
+	// WorktreeDir is where the task worktrees go (absolute; default: beside the
+	// repository's .git, in .git/forge-worktrees, where no agent can reach).
+	WorktreeDir string
+	// Parallel bounds the tasks run at once (default 2); MaxSteps the model round trips
+	// of one agent (default 40); AgentTimeout the time of one agent (default 30 min).
+	Parallel     int
+	MaxSteps     int
+	AgentTimeout time.Duration
+	// Log, when set, is told what the run does, a line at a time, for people.
+	Log io.Writer
+}
+
+// Forge is a run of a project, open for planning or execution.
+type Forge struct {
+	cfg  Config
+	root *security.Root // the project, where the artifact store lives
+	repo *gitops.Repo
+	run  *store.Run
+	base string // the target branch: the repository's current branch at Open
+
+	agentEvents io.Writer      // the NDJSON events of every agent's session, this process's
+	closeEvents func() error   // closes agentEvents' file
+	mergedSet   mergedBranches // task branches the Refinery merged
+}
+
+// errNoRun is returned when a run is asked for and the project has none.
+var errNoRun = errors.New("forge: this project has no run yet: start one with jido forge plan \"GOAL\"")
+
+// Open opens the run runID of the project (the newest when ""), or with create a new run
+// (runID "" names it).
+func Open(cfg Config, runID string, create bool) (*Forge, error) {
+	repo, err := gitops.Open(cfg.Repo)
+	if err != nil {
+		return nil, err
+	}
+	root, err := security.Open(repo.Dir(), security.Options{})
+	if err != nil {
+		return nil, err
+	}
+	f := &Forge{cfg: cfg.withDefaults(repo.Dir()), root: root, repo: repo}
+	switch {
+	case create:
+		if runID == "" {
+			runID = store.NewRunID()
+		}
+		f.run, err = store.New(root, runID)
+	case runID == "":
+		runs, lerr := store.Runs(root)
+		if lerr != nil || len(runs) == 0 {
+			root.Close()
+			return nil, cmpErr(lerr, errNoRun)
+		}
+		f.run, err = store.Open(root, runs[len(runs)-1])
+	default:
+		f.run, err = store.Open(root, runID)
+	}
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	if f.base, err = repo.CurrentBranch(); err != nil {
+		root.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// openAgentEvents creates this process's log of agent events in the run's directory,
+// once: artifacts/<runId>/agents-<time>.ndjson (a new file per process, so that a resumed
+// run appends nothing to a file a crash may have cut).
+func (f *Forge) openAgentEvents() error {
+	if f.agentEvents != nil {
+		return nil
+	}
+	name := fmt.Sprintf("artifacts/%s/agents-%s.ndjson", f.run.ID(), time.Now().UTC().Format("20060102T150405.000000000"))
+	file, _, err := f.root.CreateLog(name)
+	if err != nil {
+		return err
+	}
+	f.agentEvents, f.closeEvents = &lockedWriter{w: file}, file.Close
+	return nil
+}
+
+// lockedWriter serializes the writes of the agents running at once.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// cmpErr is err, or def when err is nil.
+func cmpErr(err, def error) error {
+	if err != nil {
+		return err
+	}
+	return def
+}
+
+// withDefaults fills in the zero fields of c for the repository at dir.
+func (c Config) withDefaults(dir string) Config {
+	if c.WorktreeDir == "" {
+		c.WorktreeDir = dir + "/.git/forge-worktrees"
+	}
+	if c.Parallel <= 0 {
+		c.Parallel = 2
+	}
+	if c.MaxSteps <= 0 {
+		c.MaxSteps = 40
+	}
+	if c.AgentTimeout <= 0 {
+		c.AgentTimeout = 30 * time.Minute
+	}
+	return c
+}
+
+// Run is the run's store.
+func (f *Forge) Run() *store.Run { return f.run }
+
+// Close releases the project.
+func (f *Forge) Close() error {
+	if f.closeEvents != nil {
+		f.closeEvents()
+	}
+	return f.root.Close()
+}
+
+// logf tells the log what happens.
+func (f *Forge) logf(format string, args ...any) {
+	if f.cfg.Log != nil {
+		fmt.Fprintf(f.cfg.Log, format+"\n", args...)
+	}
+}
