@@ -19,7 +19,7 @@ import (
 // ConcludeMerge commits the merge in progress in the worktree at worktreeDir once its
 // conflicts are fixed, with message (git's prepared message when ""). It refuses, with a
 // ConflictError naming the files, while a conflicted file still holds a conflict marker
-// line (<<<<<<< or >>>>>>>) or, after staging the worktree, the index still has unmerged
+// line (<<<<<<< or >>>>>>>) or, after staging the tracked files, the index still has unmerged
 // entries. The conflicted files are those git lists as unmerged and those git's merge
 // message records, so that files staged by someone else are checked too.
 func (r *Repo) ConcludeMerge(worktreeDir, message string) error {
@@ -51,7 +51,9 @@ func (r *Repo) ConcludeMerge(worktreeDir, message string) error {
 		return definitions.NewError(definitions.ConflictError, "conflict markers remain in %d file(s): %s", len(marked), strings.Join(marked, ", ")).
 			With("conflicts", marked).Hint("Resolve every <<<<<<< ... >>>>>>> block, then conclude the merge again")
 	}
-	if _, err := r.git.run(l, "add", "-A"); err != nil {
+	// Tracked files only: the conflicted ones are in the index; an untracked file of the
+	// work tree (the run's artifacts in the main one) is no part of the merge.
+	if _, err := r.git.run(l, "add", "-u"); err != nil {
 		return err
 	}
 	if left, err := r.unmerged(l); err != nil || len(left) > 0 {

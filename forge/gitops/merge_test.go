@@ -63,7 +63,10 @@ func TestMergeConflictThenConclude(t *testing.T) {
 	requireToolError(t, r.ConcludeMerge(dir, ""), definitions.ConflictError)
 
 	writeFile(t, dir, "a.txt", "from A and B\n")
+	writeFile(t, dir, "artifacts/run/state.json", "{}\n") // untracked: no part of the merge
 	require.NoError(t, r.ConcludeMerge(dir, ""))
+	assert.Empty(t, gitT(t, dir, "ls-files", "artifacts"), "an untracked file stays untracked")
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, "artifacts")))
 	assert.Equal(t, "Merge branch 'forge/B/1' into main", gitT(t, dir, "log", "-1", "--format=%B"), "git's message, its comments stripped")
 	assert.Len(t, strings.Fields(gitT(t, dir, "log", "-1", "--format=%P")), 2)
 	assert.Equal(t, "from A and B\n", gitT(t, dir, "show", "HEAD:a.txt")+"\n")

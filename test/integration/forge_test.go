@@ -2,12 +2,15 @@ package integration
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jido-run/jido/agent/openai/openaitest"
 	"github.com/jido-run/jido/test/testenv"
@@ -187,4 +190,170 @@ func indexOf(list []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// forgeModel starts a routed fake model and returns the flags that point jido at it.
+func forgeModel(t *testing.T, dir string, scripts map[string][]openaitest.Step) []string {
+	srv := openaitest.NewRoutedServer(routeForge, scripts)
+	t.Cleanup(srv.Close)
+	return []string{"--root", dir, "--provider", "openai", "--model", "fake", "--base-url", srv.BaseURL()}
+}
+
+// forge runs jido forge with the model flags and args.
+func forge(t *testing.T, model []string, args ...string) runResult {
+	return runJidoIn(t, "", offlineEnv, "", append(append([]string{"forge"}, model...), args...)...)
+}
+
+// planOf is a Captain's script that files the tasks and the DAG given.
+func planOf(dag string, tasks ...string) []openaitest.Step {
+	var pairs []string
+	for _, task := range tasks {
+		pairs = append(pairs, "create_task", task)
+	}
+	return []openaitest.Step{calls(append(pairs, "set_dag", dag)...), answer("Planned.")}
+}
+
+// TestForgeConflict: A and B add the same file with different content; merge_branches
+// stops on it and lists it, fix_conflict's agent resolves it, the merge is concluded, the
+// checks pass, and main holds the resolution without markers.
+func TestForgeConflict(t *testing.T) {
+	dir := forgeRepo(t)
+	write := func(id string) openaitest.Step {
+		return calls("write", `{"path":"shared.txt","content":"from `+id+`\n"}`, "emit_walkthrough", `{"walkthrough":{"summary":"shared.txt"}}`)
+	}
+	model := forgeModel(t, dir, map[string][]openaitest.Step{
+		"captain:-": planOf(`{"dag":{"tasks":[{"id":"A","dependencies":[]},{"id":"B","dependencies":[]}]}}`, taskDoc("A"), taskDoc("B")),
+		"type1:A":   {write("A"), answer("A done.")},
+		"type1:B":   {write("B"), answer("B done.")},
+		"refinery:-": {
+			calls("merge_branches", `{"sourceBranches":["forge/A/1","forge/B/1"],"targetBranch":"main"}`),
+			calls("fix_conflict", `{"conflictFiles":["shared.txt"],"sourceBranch":"forge/B/1","targetBranch":"main"}`),
+			calls("run_tests", `{"command":"sh check.sh"}`),
+			answer("Merged."),
+		},
+		"type1:-": { // the conflict agent, in the Refinery's work tree
+			calls("read", `{"path":"shared.txt"}`),
+			calls("write", `{"path":"shared.txt","content":"from A\nfrom B\n"}`),
+			answer("Resolved."),
+		},
+	})
+	r := forge(t, model, "plan", "two writers")
+	require.Equal(t, 0, r.code, r.stderr)
+	r = forge(t, model, "run")
+	require.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+
+	shared, err := os.ReadFile(filepath.Join(dir, "shared.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "from A\nfrom B\n", string(shared))
+	assert.Empty(t, gitOut(t, dir, "status", "--porcelain", "--untracked-files=no"))
+	gitOut(t, dir, "merge-base", "--is-ancestor", "forge/B/1", "main")
+
+	r = forge(t, model, "events")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, `"result":{"success":false,"conflicts":["shared.txt"]}`)
+	assert.Contains(t, r.stdout, `"tool":"fix_conflict","ok":true`)
+	r = forge(t, model, "status", "--json")
+	assert.Equal(t, 2, strings.Count(r.stdout, `"status": "MERGED"`), r.stdout)
+}
+
+// TestForgeRefusals: what an agent may not do is refused with a clear error, and the run
+// goes on: a task id with ../, a cyclic DAG, a spawn the role may not make, reading
+// another agent's worktree with the file tools or from a command.
+func TestForgeRefusals(t *testing.T) {
+	dir := forgeRepo(t)
+	bad, _ := json.Marshal(map[string]string{"taskId": "../x", "content": "---\nid: ../x\ntype: 1\n---\n"})
+	typeTwo := strings.Replace(taskDoc("A", "B"), `type: 1`, `type: 2`, 1)
+	model := forgeModel(t, dir, map[string][]openaitest.Step{
+		"captain:-": {
+			calls("create_task", string(bad), "create_task", typeTwo, "create_task", taskDoc("B"),
+				"set_dag", `{"dag":{"tasks":[{"id":"A","dependencies":["B"]},{"id":"B","dependencies":["A"]}]}}`,
+				"set_dag", `{"dag":{"tasks":[{"id":"A","dependencies":["B"]},{"id":"B","dependencies":[]}]}}`),
+			answer("Planned."),
+		},
+		"type1:B": {workStep("B"), answer("B done.")},
+		"type2:A": {
+			calls("spawn_agent", `{"type":3,"taskId":"A"}`,
+				"read", `{"path":"../B-1/b.txt"}`,
+				"bash", `{"command":"cat ../B-1/b.txt; ls ..; echo end"}`),
+			workStep("A"), answer("A done."),
+		},
+		"refinery:-": {calls("merge_branches", `{"sourceBranches":["forge/A/1","forge/B/1"],"targetBranch":"main"}`), answer("Merged.")},
+	})
+	r := forge(t, model, "plan", "refusals")
+	require.Equal(t, 0, r.code, r.stderr)
+	r = forge(t, model, "run")
+	require.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	r = forge(t, model, "events")
+	require.Equal(t, 0, r.code, r.stderr)
+
+	results := map[string][]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var e map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &e))
+		if e["event"] == "tool.result" {
+			results[e["call_id"].(string)] = append(results[e["call_id"].(string)], e)
+		}
+	}
+	errOf := func(id string, n int) map[string]any {
+		require.Greater(t, len(results[id]), n, id)
+		e, _ := results[id][n]["error"].(map[string]any)
+		require.NotNil(t, e, "%s is refused: %v", id, results[id][n])
+		return e
+	}
+	e := errOf("create_task-a", 0)
+	assert.Equal(t, "validation-error", e["type"])
+	assert.Contains(t, e["message"], "taskId")
+	e = errOf("set_dag-d", 0)
+	assert.Regexp(t, `cycle.*(A -> B -> A|B -> A -> B)`, e["message"])
+	assert.Nil(t, results["set_dag-e"][0]["error"], "the corrected DAG is taken")
+	e = errOf("spawn_agent-a", 0)
+	assert.Equal(t, "permission-error", e["type"])
+	assert.Contains(t, e["message"], "a type2 agent may not spawn a type3 agent")
+	e = errOf("read-b", 0)
+	assert.Equal(t, "permission-error", e["type"], "another worktree is outside the agent's root")
+	require.Len(t, results["bash-c"], 1)
+	out, _ := results["bash-c"][0]["result"].(map[string]any)
+	require.Contains(t, fmt.Sprint(out["stdout"]), "end", "the command ran: %v", results["bash-c"][0])
+	assert.NotContains(t, out["stdout"], "from B", "no command reaches another worktree")
+	assert.NotContains(t, out["stdout"], "B-1")
+	r = forge(t, model, "status", "--json")
+	assert.Equal(t, 2, strings.Count(r.stdout, `"status": "MERGED"`), r.stdout)
+}
+
+// TestForgeResumesAfterKill: jido forge run killed with SIGKILL while B runs (A is DONE)
+// resumes when run again: A is not run again, B's cut attempt counts as failed and B runs
+// as a new attempt, and the run ends merged.
+func TestForgeResumesAfterKill(t *testing.T) {
+	dir := forgeRepo(t)
+	model := forgeModel(t, dir, map[string][]openaitest.Step{
+		"captain:-":  planOf(`{"dag":{"tasks":[{"id":"A","dependencies":[]},{"id":"B","dependencies":[]}]}}`, taskDoc("A"), taskDoc("B")),
+		"type1:A":    {workStep("A"), answer("A done.")},
+		"type1:B":    {calls("bash", `{"command":"sleep 60","timeout":120}`), workStep("B"), answer("B done.")},
+		"refinery:-": {calls("merge_branches", `{"sourceBranches":["forge/A/1","forge/B/2"],"targetBranch":"main"}`), answer("Merged.")},
+	})
+	r := forge(t, model, "plan", "two tasks")
+	require.Equal(t, 0, r.code, r.stderr)
+
+	cmd := exec.Command(jidoBin, append(append([]string{"forge"}, model...), "run")...)
+	cmd.Env = append(os.Environ(), offlineEnv...)
+	require.NoError(t, cmd.Start())
+	require.Eventually(t, func() bool {
+		r := forge(t, model, "status", "--json")
+		return strings.Contains(r.stdout, `"id": "A"`) && strings.Count(r.stdout, `"status": "DONE"`) == 1 && strings.Contains(r.stdout, `"status": "RUNNING"`)
+	}, 30*time.Second, 20*time.Millisecond, "A done while B runs")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	_ = cmd.Wait()
+
+	r = forge(t, model, "run")
+	require.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	assert.Contains(t, r.stderr, "B: its attempt 1 was cut by a crash")
+	r = forge(t, model, "events")
+	assert.Equal(t, 1, strings.Count(r.stdout, `"task":"A","from":"PENDING","to":"RUNNING"`), "A ran once")
+	assert.Equal(t, 2, strings.Count(r.stdout, `"task":"B","from":"PENDING","to":"RUNNING"`), "B ran again")
+	assert.Contains(t, r.stdout, `"task":"B","from":"RUNNING","to":"FAILED"`)
+	for _, f := range []string{"a.txt", "b.txt"} {
+		assert.FileExists(t, filepath.Join(dir, f))
+	}
+	r = forge(t, model, "status", "--json")
+	assert.Equal(t, 2, strings.Count(r.stdout, `"status": "MERGED"`), r.stdout)
 }
