@@ -61,7 +61,11 @@ func (f *Forge) runAgent(ctx context.Context, sc *scope, prompt string) (string,
 	if err != nil {
 		return "", err
 	}
-	a := &agent.Agent{Provider: p, Exec: chat.NewExecutor(s), Tools: agent.Specs(s.Tools()), MaxSteps: f.cfg.MaxSteps,
+	steps := f.cfg.MaxSteps
+	if sc.maxSteps > 0 {
+		steps = min(sc.maxSteps, steps)
+	}
+	a := &agent.Agent{Provider: &tokenBudget{Provider: p, max: f.cfg.MaxTokens}, Exec: chat.NewExecutor(s), Tools: agent.Specs(s.Tools()), MaxSteps: steps,
 		System: fmt.Sprintf(systemPrompt, sc.role, cmpStr(sc.taskID, "-"), f.run.ID())}
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.AgentTimeout)
 	defer cancel()
@@ -125,11 +129,17 @@ func (f *Forge) prepare(taskID string, attempt int) (*gitops.Prepared, error) {
 // runTask runs one attempt of a task: its branch and worktree, its agent, the commit of
 // its work. It returns the agent's answer.
 func (f *Forge) runTask(ctx context.Context, task *store.Task, attempt int) (string, error) {
+	return f.runTaskSteps(ctx, task, attempt, 0)
+}
+
+// runTaskSteps is runTask with the agent's round trips bounded by maxSteps too (0: the
+// Config's alone): spawn_agent's config.
+func (f *Forge) runTaskSteps(ctx context.Context, task *store.Task, attempt, maxSteps int) (string, error) {
 	prep, err := f.prepare(task.ID, attempt)
 	if err != nil {
 		return "", err
 	}
-	sc := &scope{f: f, role: roleOf(task.Type), taskID: task.ID, attempt: attempt, dir: prep.Dir}
+	sc := &scope{f: f, role: roleOf(task.Type), taskID: task.ID, attempt: attempt, dir: prep.Dir, maxSteps: maxSteps}
 	doc, err := f.run.ReadTask(task.ID)
 	if err != nil {
 		return "", err
@@ -178,7 +188,8 @@ func (f *Forge) spawn(ctx context.Context, sc *scope, p SpawnAgentParams) (*Spaw
 	}
 	child := *task
 	child.Type = typ
-	_, err = f.runTask(ctx, &child, attempt)
+	steps, _ := p.Config["maxSteps"].(float64) // a JSON number
+	_, err = f.runTaskSteps(ctx, &child, attempt, int(steps))
 	res := &SpawnAgentResult{AgentID: agentID(role, task.ID, attempt), Status: "DONE"}
 	res.Branch, _ = gitops.BranchName(task.ID, attempt)
 	res.SandboxID, _ = gitops.WorktreePath(f.cfg.WorktreeDir, task.ID, attempt)

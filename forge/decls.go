@@ -193,7 +193,7 @@ func (r *FixConflictResult) Outcome() string {
 type SpawnAgentParams struct {
 	Type   any            `json:"type" jsonschema:"the agent type: 1, 2, 3 or \"refinery\""`
 	TaskID string         `json:"taskId" jsonschema:"the task (or subtask) the agent works on"`
-	Config map[string]any `json:"config,omitempty" jsonschema:"overrides: maxSteps"`
+	Config map[string]any `json:"config,omitempty" jsonschema:"overrides: maxSteps (at most the run's)"`
 }
 
 // SpawnAgentResult is spawn_agent's result: the agent ran to its end.

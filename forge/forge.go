@@ -34,9 +34,11 @@ type Config struct {
 	// repository's .git, in .git/forge-worktrees, where no agent can reach).
 	WorktreeDir string
 	// Parallel bounds the tasks run at once (default 2); MaxSteps the model round trips
-	// of one agent (default 40); AgentTimeout the time of one agent (default 30 min).
+	// of one agent (default 40); MaxTokens the tokens of one agent's requests, prompt and
+	// completion (default 2,000,000); AgentTimeout the time of one agent (default 30 min).
 	Parallel     int
 	MaxSteps     int
+	MaxTokens    int
 	AgentTimeout time.Duration
 	// Log, when set, is told what the run does, a line at a time, for people.
 	Log io.Writer
@@ -143,6 +145,9 @@ func (c Config) withDefaults(dir string) Config {
 	}
 	if c.MaxSteps <= 0 {
 		c.MaxSteps = 40
+	}
+	if c.MaxTokens <= 0 {
+		c.MaxTokens = 2_000_000
 	}
 	if c.AgentTimeout <= 0 {
 		c.AgentTimeout = 30 * time.Minute

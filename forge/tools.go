@@ -39,11 +39,12 @@ func declare[P any](name, about string, flags definitions.Flags) *definitions.To
 // scope is what one agent's Forge tools act on: its run, and for a task agent its task
 // and attempt and the worktree it works in.
 type scope struct {
-	f       *Forge
-	role    string
-	taskID  string // "" for the Captain
-	attempt int
-	dir     string // the agent's root: its worktree, or the repository
+	f        *Forge
+	role     string
+	taskID   string // "" for the Captain
+	attempt  int
+	dir      string // the agent's root: its worktree, or the repository
+	maxSteps int    // a bound of its own on its model round trips (spawn_agent's config); 0: none
 }
 
 // Tools returns the Forge tools of the agent's role (profile.Forge.Provided), bound to sc.

@@ -23,11 +23,12 @@ import (
 type forgeOptions struct {
 	sessionFlags
 	providerFlags
-	parallel int
-	maxSteps int
-	json     bool
-	action   string   // plan, run, status, events
-	args     []string // after the action
+	parallel  int
+	maxSteps  int
+	maxTokens int
+	json      bool
+	action    string   // plan, run, status, events
+	args      []string // after the action
 }
 
 func parseForge(argv []string, stderr io.Writer) (*forgeOptions, error) {
@@ -37,6 +38,7 @@ func parseForge(argv []string, stderr io.Writer) (*forgeOptions, error) {
 	o.providerFlags.register(fs)
 	fs.IntVar(&o.parallel, "parallel", 2, "run: tasks run at once")
 	fs.IntVar(&o.maxSteps, "max-steps", 40, "model round trips of one agent")
+	fs.IntVar(&o.maxTokens, "max-tokens", 2_000_000, "tokens of one agent's model requests, prompt and completion, as the service reports them")
 	fs.BoolVar(&o.json, "json", false, "status: print JSON")
 	if err := parseArgs(fs, argv); err != nil {
 		return nil, err
@@ -123,7 +125,7 @@ func (o *forgeOptions) forgeConfig(ctx context.Context, log io.Writer) (forge.Co
 			return p, err
 		},
 		Session:  manager.Config{GitExcludes: userExcludes(), Network: o.network, Web: webCfg},
-		Parallel: o.parallel, MaxSteps: o.maxSteps, Log: log,
+		Parallel: o.parallel, MaxSteps: o.maxSteps, MaxTokens: o.maxTokens, Log: log,
 	}, nil
 }
 

@@ -357,3 +357,47 @@ func TestForgeResumesAfterKill(t *testing.T) {
 	r = forge(t, model, "status", "--json")
 	assert.Equal(t, 2, strings.Count(r.stdout, `"status": "MERGED"`), r.stdout)
 }
+
+// TestForgeRetriesAFailedAttempt: an attempt whose agent fails (the model refuses its
+// request) is FAILED, and the task runs once more as a new attempt, on a new branch.
+func TestForgeRetriesAFailedAttempt(t *testing.T) {
+	dir := forgeRepo(t)
+	model := forgeModel(t, dir, map[string][]openaitest.Step{
+		"captain:-":  planOf(`{"dag":{"tasks":[{"id":"A","dependencies":[]}]}}`, taskDoc("A")),
+		"type1:A":    {{Status: 400, Body: `{"error":{"message":"bad request"}}`}, workStep("A"), answer("A done.")},
+		"refinery:-": {calls("merge_branches", `{"sourceBranches":["forge/A/2"],"targetBranch":"main"}`), answer("Merged.")},
+	})
+	require.Equal(t, 0, forge(t, model, "plan", "one task").code)
+	r := forge(t, model, "run")
+	require.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	assert.Contains(t, r.stderr, "A: attempt 1 failed")
+	r = forge(t, model, "events")
+	for _, move := range []string{`"from":"RUNNING","to":"FAILED","attempt":1`, `"from":"FAILED","to":"PENDING"`, `"from":"MERGE_READY","to":"MERGED","attempt":2`} {
+		assert.Contains(t, r.stdout, move)
+	}
+	assert.FileExists(t, filepath.Join(dir, "a.txt"))
+}
+
+// TestForgeChangeRequestHalts: a Refinery task's change request halts the run: the task
+// after it never starts, run says so and fails, status shows the halt.
+func TestForgeChangeRequestHalts(t *testing.T) {
+	dir := forgeRepo(t)
+	refineryTask := strings.Replace(taskDoc("R"), "type: 1", "type: refinery", 1)
+	model := forgeModel(t, dir, map[string][]openaitest.Step{
+		"captain:-": planOf(`{"dag":{"tasks":[{"id":"R","dependencies":[]},{"id":"T","dependencies":["R"]}]}}`, refineryTask, taskDoc("T", "R")),
+		"refinery:R": {
+			calls("emit_cr", `{"title":"API is wrong","description":"T builds on a wrong API","reason":"spec mismatch","suggestedChanges":"rename"}`),
+			answer("Raised a change request."),
+		},
+	})
+	require.Equal(t, 0, forge(t, model, "plan", "halt").code)
+	r := forge(t, model, "run")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "halted by a change request")
+	r = forge(t, model, "status")
+	assert.Contains(t, r.stdout, "halted")
+	assert.Regexp(t, `T\s+1\s+PENDING\s+0`, r.stdout, "T never started")
+	r = forge(t, model, "events")
+	assert.Contains(t, r.stdout, `"type":"run.halted"`)
+	assert.NotContains(t, r.stdout, `"task":"T","from":"PENDING","to":"RUNNING"`)
+}
