@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -55,6 +56,7 @@ type Forge struct {
 	agentEvents io.Writer      // the NDJSON events of every agent's session, this process's
 	closeEvents func() error   // closes agentEvents' file
 	mergedSet   mergedBranches // task branches the Refinery merged
+	lockFile    *os.File       // holds the run's lock (lock), once taken
 }
 
 // errNoRun is returned when a run is asked for and the project has none.
@@ -99,14 +101,18 @@ func Open(cfg Config, runID string, create bool) (*Forge, error) {
 	return f, nil
 }
 
-// openAgentEvents creates this process's log of agent events in the run's directory,
-// once: artifacts/<runId>/agents-<time>.ndjson (a new file per process, so that a resumed
-// run appends nothing to a file a crash may have cut).
+// openAgentEvents takes the run's lock and creates this process's log of agent events in
+// the run's directory, once: artifacts/<runId>/.agents-<time>.ndjson, a name no task id
+// takes; a new file per process, so that a resumed run appends nothing to a file a crash
+// may have cut.
 func (f *Forge) openAgentEvents() error {
 	if f.agentEvents != nil {
 		return nil
 	}
-	name := fmt.Sprintf("artifacts/%s/agents-%s.ndjson", f.run.ID(), time.Now().UTC().Format("20060102T150405.000000000"))
+	if err := f.lock(); err != nil {
+		return err
+	}
+	name := fmt.Sprintf("artifacts/%s/.agents-%s.ndjson", f.run.ID(), time.Now().UTC().Format("20060102T150405.000000000"))
 	file, _, err := f.root.CreateLog(name)
 	if err != nil {
 		return err
@@ -162,6 +168,9 @@ func (f *Forge) Run() *store.Run { return f.run }
 func (f *Forge) Close() error {
 	if f.closeEvents != nil {
 		f.closeEvents()
+	}
+	if f.lockFile != nil {
+		f.lockFile.Close()
 	}
 	return f.root.Close()
 }

@@ -75,7 +75,7 @@ func (f *Forge) WriteEvents(w io.Writer) error {
 		return err
 	}
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), "agents-") || !strings.HasSuffix(e.Name(), ".ndjson") {
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), ".agents-") || !strings.HasSuffix(e.Name(), ".ndjson") {
 			continue
 		}
 		file, err := f.root.ReadFile(path.Join(dir, e.Name()))

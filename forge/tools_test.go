@@ -97,3 +97,16 @@ func TestToolRefusals(t *testing.T) {
 	_, terr = call(t, refinery, "emit_walkthrough", map[string]any{"walkthrough": map[string]any{"summary": "x"}})
 	assert.Equal(t, definitions.ValidationError, terr.Type, "the Refinery works on no task")
 }
+
+// TestOneProcessPerRun: a second Forge on the same run cannot plan or execute while the
+// first holds it; once it is closed, it can.
+func TestOneProcessPerRun(t *testing.T) {
+	first := newForge(t)
+	require.NoError(t, first.openAgentEvents())
+	second, err := Open(first.cfg, first.run.ID(), false)
+	require.NoError(t, err)
+	defer second.Close()
+	assert.ErrorIs(t, second.Execute(t.Context()), errBusy)
+	require.NoError(t, first.Close())
+	assert.NoError(t, second.lock())
+}

@@ -11,6 +11,8 @@ import (
 // and whether a commit was made; nothing is committed when nothing changed. A worktree
 // with a merge in progress is refused (ConcludeMerge commits that).
 func (r *Repo) CommitAll(worktreeDir, message string) (commit string, changed bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	l, err := r.worktreeLoc(worktreeDir)
 	if err != nil {
 		return "", false, err

@@ -23,6 +23,8 @@ import (
 // entries. The conflicted files are those git lists as unmerged and those git's merge
 // message records, so that files staged by someone else are checked too.
 func (r *Repo) ConcludeMerge(worktreeDir, message string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	l, err := r.worktreeLoc(worktreeDir)
 	if err != nil {
 		return err

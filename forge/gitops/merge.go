@@ -25,6 +25,8 @@ type MergeResult struct {
 // conflicted and where. A failure that is not a conflict (a source that does not exist, a
 // dirty worktree) is an error.
 func (r *Repo) MergeBranches(worktreeDir string, sources []string, target string) (*MergeResult, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	l, err := r.worktreeLoc(worktreeDir)
 	if err != nil {
 		return nil, err
@@ -127,6 +129,8 @@ func (r *Repo) abortIfMerging(l loc) error {
 // AbortMerge aborts the merge in progress in the worktree at worktreeDir, restoring it
 // as it was before; it does nothing when no merge is in progress.
 func (r *Repo) AbortMerge(worktreeDir string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	l, err := r.worktreeLoc(worktreeDir)
 	if err != nil {
 		return err

@@ -32,6 +32,8 @@ type Prepared struct {
 // same Prepared. When only the branch exists, it checks it out in the worktree. A path
 // that exists and is not this attempt's worktree is refused with a ConflictError.
 func (r *Repo) PrepareBranch(taskID string, attempt int, baseRef string, deps []string, worktreeBase string) (*Prepared, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	branch, err := BranchName(taskID, attempt)
 	if err != nil {
 		return nil, err

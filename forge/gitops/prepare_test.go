@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -148,4 +149,24 @@ func TestRemoveWorktree(t *testing.T) {
 	requireToolError(t, r.RemoveWorktree(dir), definitions.PermissionError)
 	requireToolError(t, r.RemoveWorktree(a.Dir), definitions.ValidationError)
 	requireToolError(t, r.RemoveWorktree(t.TempDir()), definitions.ValidationError)
+}
+
+// TestPrepareInParallel: tasks prepared from several goroutines at once (the Executor runs
+// tasks in parallel) all get their branch and worktree.
+func TestPrepareInParallel(t *testing.T) {
+	r, _ := newRepo(t)
+	base := worktreeBase(t)
+	errs := make(chan error, 24)
+	for i := range 24 {
+		go func() {
+			_, err := r.PrepareBranch(fmt.Sprintf("T%d", i), 1, "", nil, base)
+			errs <- err
+		}()
+	}
+	for range 24 {
+		assert.NoError(t, <-errs)
+	}
+	list, err := r.Worktrees()
+	require.NoError(t, err)
+	assert.Len(t, list, 25)
 }

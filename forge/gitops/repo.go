@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/jido-run/jido/tools/definitions"
 )
@@ -15,6 +16,9 @@ type Repo struct {
 	gitDir    string // its git directory
 	commonDir string // the directory shared by all worktrees (holds worktrees/)
 	git       *runner
+	// mu makes the operations that change the repository one at a time: two git
+	// processes adding worktrees or branches at once collide on git's lock files.
+	mu sync.Mutex
 }
 
 // Open opens the repository whose work tree contains dir. It refuses a directory that is

@@ -112,6 +112,8 @@ func notWorktree(dir, why string) error {
 // RemoveWorktree deletes the worktree at dir and forgets it, discarding whatever it holds
 // that is not committed; the branch stays. The main work tree is refused.
 func (r *Repo) RemoveWorktree(dir string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	l, err := r.worktreeLoc(dir)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -194,9 +195,15 @@ func indexOf(list []string, s string) int {
 
 // forgeModel starts a routed fake model and returns the flags that point jido at it.
 func forgeModel(t *testing.T, dir string, scripts map[string][]openaitest.Step) []string {
+	flags, _ := forgeServer(t, dir, scripts)
+	return flags
+}
+
+// forgeServer is forgeModel, with the server.
+func forgeServer(t *testing.T, dir string, scripts map[string][]openaitest.Step) ([]string, *openaitest.Server) {
 	srv := openaitest.NewRoutedServer(routeForge, scripts)
 	t.Cleanup(srv.Close)
-	return []string{"--root", dir, "--provider", "openai", "--model", "fake", "--base-url", srv.BaseURL()}
+	return []string{"--root", dir, "--provider", "openai", "--model", "fake", "--base-url", srv.BaseURL()}, srv
 }
 
 // forge runs jido forge with the model flags and args.
@@ -320,15 +327,15 @@ func TestForgeRefusals(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(r.stdout, `"status": "MERGED"`), r.stdout)
 }
 
-// TestForgeResumesAfterKill: jido forge run killed with SIGKILL while B runs (A is DONE)
+// TestForgeResumesAfterKill: jido forge run killed with SIGKILL while B's model thinks (A is DONE)
 // resumes when run again: A is not run again, B's cut attempt counts as failed and B runs
 // as a new attempt, and the run ends merged.
 func TestForgeResumesAfterKill(t *testing.T) {
 	dir := forgeRepo(t)
-	model := forgeModel(t, dir, map[string][]openaitest.Step{
+	model, srv := forgeServer(t, dir, map[string][]openaitest.Step{
 		"captain:-":  planOf(`{"dag":{"tasks":[{"id":"A","dependencies":[]},{"id":"B","dependencies":[]}]}}`, taskDoc("A"), taskDoc("B")),
 		"type1:A":    {workStep("A"), answer("A done.")},
-		"type1:B":    {calls("bash", `{"command":"sleep 60","timeout":120}`), workStep("B"), answer("B done.")},
+		"type1:B":    {{Delay: time.Minute, Text: []string{"still thinking"}}, workStep("B"), answer("B done.")},
 		"refinery:-": {calls("merge_branches", `{"sourceBranches":["forge/A/1","forge/B/2"],"targetBranch":"main"}`), answer("Merged.")},
 	})
 	r := forge(t, model, "plan", "two tasks")
@@ -336,11 +343,15 @@ func TestForgeResumesAfterKill(t *testing.T) {
 
 	cmd := exec.Command(jidoBin, append(append([]string{"forge"}, model...), "run")...)
 	cmd.Env = append(os.Environ(), offlineEnv...)
+	var killed strings.Builder
+	cmd.Stderr = &killed
 	require.NoError(t, cmd.Start())
+	defer func() { t.Logf("the killed run said: %s", killed.String()) }()
 	require.Eventually(t, func() bool {
+		asked := slices.ContainsFunc(srv.Requests(), func(r openaitest.Request) bool { return routeForge(r) == "type1:B" })
 		r := forge(t, model, "status", "--json")
-		return strings.Contains(r.stdout, `"id": "A"`) && strings.Count(r.stdout, `"status": "DONE"`) == 1 && strings.Contains(r.stdout, `"status": "RUNNING"`)
-	}, 30*time.Second, 20*time.Millisecond, "A done while B runs")
+		return asked && strings.Count(r.stdout, `"status": "DONE"`) == 1 && strings.Contains(r.stdout, `"status": "RUNNING"`)
+	}, 30*time.Second, 20*time.Millisecond, "A done while B's model thinks")
 	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 	_ = cmd.Wait()
 
@@ -348,6 +359,12 @@ func TestForgeResumesAfterKill(t *testing.T) {
 	require.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
 	assert.Contains(t, r.stderr, "B: its attempt 1 was cut by a crash")
 	r = forge(t, model, "events")
+	events := r.stdout
+	defer func() {
+		if t.Failed() {
+			t.Logf("events: %s", events)
+		}
+	}()
 	assert.Equal(t, 1, strings.Count(r.stdout, `"task":"A","from":"PENDING","to":"RUNNING"`), "A ran once")
 	assert.Equal(t, 2, strings.Count(r.stdout, `"task":"B","from":"PENDING","to":"RUNNING"`), "B ran again")
 	assert.Contains(t, r.stdout, `"task":"B","from":"RUNNING","to":"FAILED"`)

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"time"
 )
 
 // Call is a tool call the fake model makes.
@@ -39,6 +40,9 @@ type Step struct {
 	// Usage, when set, is sent as the last chunk (no choices), as servers do when the
 	// request has stream_options.include_usage: prompt and completion tokens.
 	Usage *[2]int
+	// Delay holds the answer back this long (or until the client goes away): a model
+	// still thinking when a test kills its client.
+	Delay time.Duration
 }
 
 // Server is the fake. URL (from httptest.Server) is its root; BaseURL is what a provider
@@ -166,6 +170,13 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 
+	if step.Delay > 0 {
+		select {
+		case <-time.After(step.Delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	switch {
 	case decodeErr != nil:
 		writeError(w, Step{Status: http.StatusBadRequest, Body: errorBody("openaitest: bad request body: " + decodeErr.Error())})
