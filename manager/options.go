@@ -3,6 +3,7 @@ package manager
 import (
 	"io"
 
+	"github.com/jido-run/jido/buffers"
 	"github.com/jido-run/jido/policy"
 	"github.com/jido-run/jido/profile"
 	"github.com/jido-run/jido/runtime"
@@ -26,7 +27,14 @@ type sessionOptions struct {
 	tools []string
 	plan  bool
 	state *SessionState // WithState: what the session starts with
+	// buffers the session's buffer tools act on (WithBuffers); nil: its own, in memory
+	buffers buffers.Buffers
 }
+
+// WithBuffers makes the session's buffer tools act on b (a live editor's buffers, say)
+// instead of buffers of its own in memory; a session saved with its state then carries
+// no buffers (they are the editor's).
+func WithBuffers(b buffers.Buffers) SessionOption { return func(o *sessionOptions) { o.buffers = b } }
 
 // WithRoot opens the session on another project root (Config.OpenRoot sets it up).
 func WithRoot(dir string) SessionOption { return func(o *sessionOptions) { o.root = dir } }

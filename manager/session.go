@@ -168,6 +168,9 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	var s *Session                                                                      // made after its VM, whose calls it observes
 	observe := func(tool string, args map[string]any) func(any, *definitions.ToolError) { return s.observe(tool, args) }
 	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Observe: observe, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: jr, Plan: pl, Redactor: p.redactor, Board: board, Buffers: bufs}}
+	if o.buffers != nil {
+		deps.Tools.Buffers = o.buffers
+	}
 	if w := m.cfg.Web; w != nil {
 		deps.Tools.Fetcher = sync.OnceValue(func() *web.Fetcher { return web.NewFetcher(w.Fetch) }) // the session's own cache
 		deps.Tools.Searcher = w.Search

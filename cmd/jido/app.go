@@ -35,6 +35,7 @@ Usage:
   jido call [--root DIR] [--yes] [--mode MODE] [--role ROLE] [--profile NAME] [--session NAME] [--cwd DIR] [--allow-network] [--web-allow HOST|NET] [--search-url URL] [--events FILE] TOOL [ARGS_JSON|-]
   jido eval [--root DIR] [--yes] [--mode MODE] [--session NAME] [--events FILE] [--timeout DUR] -e SNIPPET [-e SNIPPET ...]
   jido mcp [--root DIR] [--http ADDR [--http-any] | --socket PATH] [--mode MODE] [--role ROLE] [--yes] [--allow-network] [--web-allow HOST|NET] [--search-url URL] [--call-memory MIB] [--isolation worker|process] [--worker-memory MIB] [--max-sessions N] [--events FILE]
+  jido serve --stdio [--root DIR] [--mode MODE] [--profile NAME] [--provider P] [--model M] [--base-url URL]
   jido forge [--root DIR] [--provider P] [--model M] [--base-url URL] [--parallel N] plan "GOAL" | run [RUN_ID] | status [--json] [RUN_ID] | events [RUN_ID]
   jido undo [--root DIR] [--list] [--force] [CHANGE_ID]
   jido rules [--root DIR] [--json] [--revoke ID]
@@ -64,6 +65,7 @@ var commands = map[string]command{
 	"call":    {"TOOL [ARGS_JSON|-]", "Run one tool and print its ToolResult as one JSON object (- reads ARGS_JSON from standard input)."},
 	"eval":    {"-e SNIPPET [-e SNIPPET ...]", "Run Lua snippets in one session, printing one JSON line per snippet."},
 	"mcp":     {"", "Serve the tools to an MCP client, over stdio or streamable HTTP."},
+	"serve":   {"--stdio", "Serve one session to an editor (Emacs's jido.el) over JSON-RPC on standard input and output."},
 	"forge":   {"plan \"GOAL\" | run [RUN_ID] | status [RUN_ID] | events [RUN_ID]", "Forge (seed 002): a Captain plans tasks, agents do them in worktrees of their own, a Refinery merges."},
 	"undo":    {"[CHANGE_ID]", "Undo the last change set (or CHANGE_ID), printing the ToolResult as JSON."},
 	"rules":   {"", "Show the approval rules in force (a table; --json for scripts), or remove one."},
@@ -88,6 +90,8 @@ func helpFor(name string, args []string) (string, bool) {
 		_, err = parseMCP(args, io.Discard)
 	case "forge":
 		_, err = parseForge(args, io.Discard)
+	case "serve":
+		_, err = parseServe(args, io.Discard)
 	case "undo":
 		_, err = parseUndo(args, io.Discard)
 	case "rules":
@@ -132,6 +136,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runMCP(args[1:], stdin, stdout, stderr)
 	case "forge":
 		return runForge(args[1:], stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdin, stdout, stderr)
 	case "undo":
 		return runUndo(args[1:], stdout, stderr)
 	case "trust":

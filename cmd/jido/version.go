@@ -12,15 +12,19 @@ var version = ""
 
 // runVersion prints the version of jido and of the Go toolchain that built it.
 func runVersion(stdout io.Writer) int {
-	v := version
-	if v == "" {
-		v = "dev"
-		if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-			v = info.Main.Version
-		}
-	}
-	fmt.Fprintf(stdout, "jido %s (%s)\n", v, runtime.Version())
+	fmt.Fprintf(stdout, "jido %s (%s)\n", jidoVersion(), runtime.Version())
 	return exitOK
+}
+
+// jidoVersion is the release's version, the module's, or "dev".
+func jidoVersion() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
 }
 
 // parseVersion checks the arguments of `jido version`: none (but --help).

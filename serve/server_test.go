@@ -1,0 +1,352 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/agent/openai"
+	"github.com/jido-run/jido/agent/openai/openaitest"
+	"github.com/jido-run/jido/chat"
+	"github.com/jido-run/jido/manager"
+	"github.com/jido-run/jido/policy"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// client is a scripted front end: a Peer on the other side of two pipes, which answers
+// approve with answer, keeps buffers as an editor would, and records events.
+type client struct {
+	*Peer
+	t      *testing.T
+	toJido *io.PipeWriter
+	served chan error          // Run's result
+	model  *openaitest.Server // the scripted model
+
+	mu      sync.Mutex
+	answer  string
+	events  []map[string]any
+	buffers map[string]*editorBuffer
+	saved   []string
+	asked   []map[string]any // approve requests
+}
+
+// start runs a server on a project dir with a scripted model, and returns its client.
+func start(t *testing.T, dir string, steps ...openaitest.Step) *client {
+	srv := openaitest.NewServer(steps...)
+	t.Cleanup(srv.Close)
+	m, err := manager.New(manager.Config{Root: dir, Permissions: policy.New(policy.ModeDefault), NoSync: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { m.Close() })
+	cfg := Config{
+		Open: func(ctx context.Context, opts ...manager.SessionOption) (*manager.Session, error) { return m.Open(ctx, "", opts...) },
+		NewAgent: func(ctx context.Context, s *manager.Session) (*agent.Agent, error) {
+			p, err := openai.New(openai.Config{BaseURL: srv.BaseURL(), Model: "fake"})
+			if err != nil {
+				return nil, err
+			}
+			return &agent.Agent{Provider: p, Exec: chat.NewExecutor(s), Tools: agent.Specs(s.Tools())}, nil
+		},
+		Version: "test", Root: dir,
+	}
+	jidoIn, toJido := io.Pipe()
+	fromJido, jidoOut := io.Pipe()
+	c := &client{t: t, toJido: toJido, served: make(chan error, 1), model: srv, answer: "once", buffers: map[string]*editorBuffer{}}
+	go func() {
+		c.served <- Run(t.Context(), cfg, jidoIn, jidoOut)
+		jidoOut.Close()
+	}()
+	c.Peer = NewPeer(fromJido, toJido, c.handle, func(string) bool { return true })
+	go c.Serve(context.Background())
+	t.Cleanup(func() { toJido.Close() })
+	return c
+}
+
+// handle answers jido's requests and records its notifications.
+func (c *client) handle(_ context.Context, method string, params json.RawMessage) (any, error) {
+	var p map[string]any
+	json.Unmarshal(params, &p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch method {
+	case "event":
+		c.events = append(c.events, p)
+		return nil, nil
+	case "approve":
+		c.asked = append(c.asked, p)
+		return map[string]string{"answer": c.answer}, nil
+	case "buffer":
+		return c.buffer(p)
+	}
+	return nil, &Error{Code: CodeMethodNotFound, Message: method}
+}
+
+// buffer plays an editor's buffers.
+func (c *client) buffer(p map[string]any) (any, error) {
+	name, _ := p["name"].(string)
+	switch p["op"] {
+	case "list":
+		var list []map[string]any
+		for n, b := range c.buffers {
+			list = append(list, map[string]any{"name": n, "size": len(b.Text), "file": b.File, "modified": b.Modified})
+		}
+		return map[string]any{"buffers": list}, nil
+	case "get":
+		return c.buffers[name], nil
+	case "set":
+		b := c.buffers[name]
+		if b == nil {
+			b = &editorBuffer{Name: name, Mode: p["mode"].(string)}
+			c.buffers[name] = b
+		}
+		b.Text, b.Version, b.Modified = p["text"].(string), b.Version+1, true
+		return map[string]any{"version": b.Version}, nil
+	case "saved":
+		b := c.buffers[name]
+		b.File, b.Modified = p["path"].(string), false
+		c.saved = append(c.saved, name+" -> "+b.File)
+		return nil, nil
+	}
+	return nil, &Error{Code: CodeInvalidParams, Message: "unknown op"}
+}
+
+// call calls jido and returns its result, or the error.
+func (c *client) call(method string, params any) (map[string]any, error) {
+	var res map[string]any
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := c.Call(ctx, method, params, &res)
+	return res, err
+}
+
+// rpcCode is the JSON-RPC code of err, 0 when it is not an *Error.
+func rpcCode(err error) int {
+	if e, ok := err.(*Error); ok {
+		return e.Code
+	}
+	return 0
+}
+
+func TestMethodsAndErrors(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644))
+	c := start(t, dir)
+
+	_, err := c.call("call", map[string]any{"name": "read_file", "args": map[string]any{"path": "a.txt"}})
+	assert.Equal(t, CodeInvalidRequest, rpcCode(err), "before initialize: %v", err)
+
+	info, err := c.call("initialize", map[string]any{})
+	require.NoError(t, err)
+	assert.Equal(t, "jido", info["server"])
+	assert.Equal(t, "jido", info["profile"])
+	assert.Contains(t, info["tools"], "read_file")
+	_, err = c.call("initialize", nil)
+	assert.Equal(t, CodeInvalidRequest, rpcCode(err), "twice")
+
+	res, err := c.call("call", map[string]any{"name": "read_file", "args": map[string]any{"path": "a.txt"}})
+	require.NoError(t, err)
+	assert.Equal(t, true, res["ok"])
+	assert.Contains(t, res["result"].(map[string]any)["content"], "alpha")
+	res, err = c.call("call", map[string]any{"name": "read_file", "args": map[string]any{"path": "../x"}})
+	require.NoError(t, err, "a tool's error is a result")
+	assert.Equal(t, false, res["ok"])
+
+	_, err = c.call("nope", nil)
+	assert.Equal(t, CodeMethodNotFound, rpcCode(err))
+	_, err = c.call("call", map[string]any{"args": 3})
+	assert.Equal(t, CodeInvalidParams, rpcCode(err))
+	_, err = c.call("message", map[string]any{"text": ""})
+	assert.Equal(t, CodeInvalidParams, rpcCode(err))
+
+	res, err = c.call("undo", map[string]any{})
+	require.NoError(t, err, "still served")
+	assert.Equal(t, false, res["ok"], "nothing to undo")
+
+	_, err = c.call("shutdown", nil)
+	require.NoError(t, err)
+	require.NoError(t, c.Notify("exit", nil))
+	select {
+	case err := <-c.served:
+		assert.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("exit did not end the server")
+	}
+}
+
+// TestFraming: what arrives on the wire is answered per JSON-RPC 2.0, and a message the
+// peer cannot take does not end the connection; a frame it cannot read does.
+func TestFraming(t *testing.T) {
+	in, toPeer := io.Pipe()
+	fromPeer, out := io.Pipe()
+	p := NewPeer(in, out, func(_ context.Context, method string, params json.RawMessage) (any, error) {
+		if method == "echo" {
+			return params, nil
+		}
+		return nil, &Error{Code: CodeMethodNotFound, Message: method}
+	}, func(string) bool { return false })
+	served := make(chan error, 1)
+	go func() { served <- p.Serve(t.Context()); out.Close() }()
+	frames := &Peer{r: bufio.NewReader(fromPeer)}
+	next := func() map[string]any {
+		body, err := frames.readFrame()
+		require.NoError(t, err)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(body, &m))
+		return m
+	}
+	send := func(raw string) {
+		_, err := fmt.Fprintf(toPeer, "Content-Length: %d\r\n\r\n%s", len(raw), raw)
+		require.NoError(t, err)
+	}
+	code := func(m map[string]any) float64 { return m["error"].(map[string]any)["code"].(float64) }
+
+	send(`{bad}`)
+	m := next()
+	assert.Equal(t, float64(CodeParseError), code(m))
+	assert.Nil(t, m["id"])
+	send(`{"id":"a","method":"echo"}`)
+	assert.Equal(t, float64(CodeInvalidRequest), code(next()), "no jsonrpc 2.0")
+	send(`{"jsonrpc":"2.0"}`)
+	assert.Equal(t, float64(CodeInvalidRequest), code(next()), "neither method nor id")
+	send(`{"jsonrpc":"2.0","id":"b","method":"what"}`)
+	m = next()
+	assert.Equal(t, float64(CodeMethodNotFound), code(m))
+	assert.Equal(t, "b", m["id"])
+	send(`{"jsonrpc":"2.0","method":"echo","params":[1]}`) // a notification: no answer
+	send(`{"jsonrpc":"2.0","id":7,"method":"echo","params":{"x":"é"}}`)
+	assert.Equal(t, map[string]any{"jsonrpc": "2.0", "id": float64(7), "result": map[string]any{"x": "é"}}, next())
+
+	_, err := io.WriteString(toPeer, "Content-Type: x\r\n\r\n{}")
+	require.NoError(t, err)
+	select {
+	case err := <-served:
+		assert.ErrorContains(t, err, "without a Content-Length")
+	case <-time.After(30 * time.Second):
+		t.Fatal("a frame without Content-Length did not end the connection")
+	}
+}
+
+// writeCall is a model step that writes notes.txt.
+var writeCall = openaitest.Step{Calls: []openaitest.Call{{ID: "w", Name: "write_file", Args: `{"path":"notes.txt","content":"hi\n","create_if_missing":true}`}}}
+
+// TestMessageWithApproval: a turn whose write the front end approves writes the file, and
+// the front end sees the approval's diff, the call, its result and the end of the turn;
+// a denied one leaves the file as it was.
+func TestMessageWithApproval(t *testing.T) {
+	for _, answer := range []string{"once", "deny"} {
+		t.Run(answer, func(t *testing.T) {
+			dir := t.TempDir()
+			c := start(t, dir, writeCall, openaitest.Step{Text: []string{"Wrote ", "it."}})
+			c.answer = answer
+			_, err := c.call("initialize", nil)
+			require.NoError(t, err)
+			res, err := c.call("message", map[string]any{"text": "write hi to notes.txt"})
+			require.NoError(t, err)
+			assert.Equal(t, "Wrote it.", res["text"])
+
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			require.Len(t, c.asked, 1)
+			assert.Equal(t, "write_file", c.asked[0]["tool"])
+			assert.Contains(t, c.asked[0]["preview"], "+hi")
+			var kinds []string
+			for _, e := range c.events {
+				kinds = append(kinds, e["kind"].(string))
+			}
+			assert.Equal(t, []string{"tool_call", "tool_result", "text", "text", "done"}, kinds)
+			data, err := os.ReadFile(filepath.Join(dir, "notes.txt"))
+			if answer == "once" {
+				require.NoError(t, err)
+				assert.Equal(t, "hi\n", string(data))
+				assert.Equal(t, true, c.events[1]["ok"])
+			} else {
+				assert.True(t, os.IsNotExist(err), "a denied write writes nothing")
+				assert.Equal(t, false, c.events[1]["ok"])
+			}
+		})
+	}
+}
+
+// TestEditorBuffers: with the buffers capability, the buffer tools act on the front end's
+// buffers, and buffer_save writes the file through jido and tells the editor.
+func TestEditorBuffers(t *testing.T) {
+	dir := t.TempDir()
+	c := start(t, dir)
+	c.answer = "once"
+	_, err := c.call("initialize", map[string]any{"capabilities": map[string]any{"buffers": true}})
+	require.NoError(t, err)
+	tool := func(name string, args map[string]any) map[string]any {
+		res, err := c.call("call", map[string]any{"name": name, "args": args})
+		require.NoError(t, err)
+		return res
+	}
+	res := tool("buffer_create", map[string]any{"buffer_name": "draft", "content": "one\ntwo\n", "mode": "text"})
+	require.Equal(t, true, res["ok"], "%v", res)
+	res = tool("buffer_edit", map[string]any{"buffer_name": "draft", "old_text": "two", "new_text": "deux"})
+	require.Equal(t, true, res["ok"], "%v", res)
+	res = tool("buffer_get_content", map[string]any{"buffer_name": "draft"})
+	assert.Contains(t, res["result"].(map[string]any)["content"], "deux")
+	res = tool("buffer_list", map[string]any{})
+	assert.Contains(t, res["result"].(map[string]any)["buffers"].([]any)[0], "name")
+	res = tool("buffer_edit", map[string]any{"buffer_name": "nope", "old_text": "a", "new_text": "b"})
+	assert.Equal(t, false, res["ok"], "an unknown buffer is jido's error")
+	assert.Contains(t, res["error"].(map[string]any)["message"], `no buffer named "nope"`)
+
+	res = tool("buffer_save", map[string]any{"buffer_name": "draft", "file_path": "draft.txt"})
+	require.Equal(t, true, res["ok"], "%v", res)
+	data, err := os.ReadFile(filepath.Join(dir, "draft.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "one\ndeux\n", string(data))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	assert.Equal(t, "one\ndeux\n", c.buffers["draft"].Text, "the editor's buffer holds the edit")
+	assert.Equal(t, []string{"draft -> draft.txt"}, c.saved)
+	assert.False(t, c.buffers["draft"].Modified)
+}
+
+// TestCancelAndDisappear: cancel ends a running message (the model still thinking) with
+// -32800 and the next call works; a front end that goes away mid-message ends the server,
+// its call cancelled.
+func TestCancelAndDisappear(t *testing.T) {
+	dir := t.TempDir()
+	slow := openaitest.Step{Delay: time.Minute, Text: []string{"late"}}
+	c := start(t, dir, slow, openaitest.Step{Text: []string{"fine"}}, slow)
+	_, err := c.call("initialize", nil)
+	require.NoError(t, err)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.call("message", map[string]any{"text": "think"})
+		done <- err
+	}()
+	require.Eventually(t, func() bool { return len(c.model.Requests()) == 1 }, 10*time.Second, 5*time.Millisecond, "the message is at the model")
+	_, err = c.call("call", map[string]any{"name": "file_exists", "args": map[string]any{"path": "x"}})
+	assert.Equal(t, CodeBusy, rpcCode(err), "a call while the message runs is refused as busy")
+	require.NoError(t, c.Notify("cancel", nil))
+	select {
+	case err := <-done:
+		assert.Equal(t, CodeCancelled, rpcCode(err), "%v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("cancel did not end the message")
+	}
+	res, err := c.call("message", map[string]any{"text": "again"})
+	require.NoError(t, err)
+	assert.Equal(t, "fine", res["text"])
+
+	go c.call("message", map[string]any{"text": "think again"})
+	require.Eventually(t, func() bool { return len(c.model.Requests()) == 3 }, 10*time.Second, 5*time.Millisecond, "the message is at the model")
+	c.toJido.Close()
+	select {
+	case err := <-c.served:
+		assert.NoError(t, err, "the end of input ends the server")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server outlived its front end")
+	}
+}
