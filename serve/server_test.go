@@ -28,7 +28,7 @@ type client struct {
 	*Peer
 	t      *testing.T
 	toJido *io.PipeWriter
-	served chan error          // Run's result
+	served chan error         // Run's result
 	model  *openaitest.Server // the scripted model
 
 	mu      sync.Mutex
@@ -47,7 +47,9 @@ func start(t *testing.T, dir string, steps ...openaitest.Step) *client {
 	require.NoError(t, err)
 	t.Cleanup(func() { m.Close() })
 	cfg := Config{
-		Open: func(ctx context.Context, opts ...manager.SessionOption) (*manager.Session, error) { return m.Open(ctx, "", opts...) },
+		Open: func(ctx context.Context, opts ...manager.SessionOption) (*manager.Session, error) {
+			return m.Open(ctx, "", opts...)
+		},
 		NewAgent: func(ctx context.Context, s *manager.Session) (*agent.Agent, error) {
 			p, err := openai.New(openai.Config{BaseURL: srv.BaseURL(), Model: "fake"})
 			if err != nil {
