@@ -196,13 +196,20 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
 // register adds the session flags to fs.
 func (f *sessionFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.root, "root", ".", "project root directory")
+	f.registerProject(fs)
 	fs.BoolVar(&f.yes, "yes", false, "approve every action of this call without asking")
 	fs.StringVar(&f.events, "events", "", "append NDJSON events to this file")
-	fs.BoolVar(&f.network, "allow-network", false, "let commands (run_shell, run_tests) reach the network")
 	fs.StringVar(&f.mode, "mode", "", "approval mode: default, auto-edit, yolo, plan, read-only (default: the config's, else default)")
 	fs.StringVar(&f.role, "role", "", "limit the session to a role's tools: reader, editor, runner, full, one from the config, or the profile's (forge: captain, type1, type2, type3, refinery, executor)")
 	fs.StringVar(&f.profile, "profile", "", "the dialect of tool names, arguments and results: "+strings.Join(profile.Names(), ", ")+" (default: the config's profile, else jido)")
+}
+
+// registerProject adds the flags of what sessions may reach: the root, the network and
+// the web, more Lua tools (all jido forge takes: its agents' roles, mode and profile are
+// Forge's).
+func (f *sessionFlags) registerProject(fs *flag.FlagSet) {
+	fs.StringVar(&f.root, "root", ".", "project root directory")
+	fs.BoolVar(&f.network, "allow-network", false, "let commands (run_shell, run_tests) reach the network")
 	fs.Var(&f.tools, "tools", "a directory of Lua tools (*.lua) to load too; repeatable")
 	fs.Var(&f.webAllow, "web-allow", "a host (docs.corp, *.corp), address or network (10.1.0.0/16) web_fetch may reach although it is not public; repeatable")
 	fs.StringVar(&f.searchURL, "search-url", "", "the SearXNG instance web_search asks (default: Exa with EXA_API_KEY, else Gemini with GEMINI_API_KEY)")

@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/jido-run/jido/agent"
+	"github.com/jido-run/jido/agent/textproto"
 	"github.com/jido-run/jido/forge"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/termsafe"
@@ -34,7 +35,7 @@ type forgeOptions struct {
 func parseForge(argv []string, stderr io.Writer) (*forgeOptions, error) {
 	o := &forgeOptions{}
 	fs := newFlagSet("forge", stderr)
-	o.sessionFlags.register(fs)
+	o.sessionFlags.registerProject(fs)
 	o.providerFlags.register(fs)
 	fs.IntVar(&o.parallel, "parallel", 2, "run: tasks run at once")
 	fs.IntVar(&o.maxSteps, "max-steps", 40, "model round trips of one agent")
@@ -122,9 +123,12 @@ func (o *forgeOptions) forgeConfig(ctx context.Context, log io.Writer) (forge.Co
 		Repo: o.root,
 		Provider: func(ctx context.Context, role string) (agent.Provider, error) {
 			p, _, err := o.providerFlags.open(ctx, nil)
+			if err == nil && o.textProtocol {
+				p = textproto.Wrap(p)
+			}
 			return p, err
 		},
-		Session:  manager.Config{GitExcludes: userExcludes(), Network: o.network, Web: webCfg},
+		Session:  manager.Config{GitExcludes: userExcludes(), Network: o.network, Web: webCfg, ToolDirs: append(userToolDirs(), o.tools...)},
 		Parallel: o.parallel, MaxSteps: o.maxSteps, MaxTokens: o.maxTokens, Log: log,
 	}, nil
 }
