@@ -40,6 +40,7 @@ type Server struct {
 	session *manager.Session
 	agent   *agent.Agent
 	stop    context.CancelFunc // of the running message or call; nil when none
+	callID  string             // the agent's running tool call, which progress events name
 	exit    chan struct{}      // closed by the exit notification
 	exited  bool
 }
@@ -114,7 +115,10 @@ func (s *Server) handle(ctx context.Context, method string, params json.RawMessa
 		}
 		return s.exclusive(ctx, func(ctx context.Context) (any, error) {
 			ctx = sess.WithProgress(ctx, progressEvery, func(pr manager.Progress) {
-				s.peer.Notify("event", map[string]any{"kind": "progress", "elapsed_ms": pr.Elapsed.Milliseconds(), "tail": pr.Tail})
+				s.mu.Lock()
+				id := s.callID
+				s.mu.Unlock()
+				s.peer.Notify("event", map[string]any{"kind": "progress", "id": id, "elapsed_ms": pr.Elapsed.Milliseconds(), "tail": pr.Tail})
 			})
 			text, err := a.Send(ctx, p.Text)
 			if err != nil {
@@ -236,6 +240,9 @@ func (s *Server) event(e agent.Event) {
 		out["id"], out["name"], out["ok"], out["outcome"], out["content"] = e.Result.CallID, e.Result.Name, e.Result.OK, e.Result.Outcome, e.Result.Content
 	case e.Call != nil:
 		out["id"], out["name"], out["args"] = e.Call.ID, e.Call.Name, e.Call.Args
+		s.mu.Lock()
+		s.callID = e.Call.ID
+		s.mu.Unlock()
 	default:
 		out["text"] = e.Text
 	}

@@ -352,3 +352,25 @@ func TestCancelAndDisappear(t *testing.T) {
 		t.Fatal("the server outlived its front end")
 	}
 }
+
+// TestProgress: a long command of the turn sends progress events naming its call, with
+// the tail of its output.
+func TestProgress(t *testing.T) {
+	dir := t.TempDir()
+	c := start(t, dir, openaitest.Step{Calls: []openaitest.Call{{ID: "sh", Name: "run_shell", Args: `{"command":"echo started; sleep 2.5"}`}}}, openaitest.Step{Text: []string{"ok"}})
+	_, err := c.call("initialize", nil)
+	require.NoError(t, err)
+	_, err = c.call("message", map[string]any{"text": "run it"})
+	require.NoError(t, err)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var progress []map[string]any
+	for _, e := range c.events {
+		if e["kind"] == "progress" {
+			progress = append(progress, e)
+		}
+	}
+	require.NotEmpty(t, progress, "%v", c.events)
+	assert.Equal(t, "sh", progress[0]["id"])
+	assert.Contains(t, progress[len(progress)-1]["tail"], "started")
+}
