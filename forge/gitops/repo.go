@@ -153,8 +153,11 @@ func (r *Repo) resolve(name, ref string) (string, error) {
 }
 
 // isAncestor reports whether commit is an ancestor of (or is) HEAD at l.
-func (r *Repo) isAncestor(l loc, commit string) (bool, error) {
-	res, err := r.git.exec(l, "merge-base", "--is-ancestor", commit, "HEAD")
+func (r *Repo) isAncestor(l loc, commit string) (bool, error) { return r.ancestor(l, commit, "HEAD") }
+
+// ancestor reports whether commit is an ancestor of (or is) the commit of.
+func (r *Repo) ancestor(l loc, commit, of string) (bool, error) {
+	res, err := r.git.exec(l, "merge-base", "--is-ancestor", commit, of)
 	if err != nil {
 		return false, err
 	}
@@ -164,7 +167,7 @@ func (r *Repo) isAncestor(l loc, commit string) (bool, error) {
 	case 1:
 		return false, nil
 	}
-	return false, gitFailed([]string{"merge-base", "--is-ancestor", commit, "HEAD"}, res)
+	return false, gitFailed([]string{"merge-base", "--is-ancestor", commit, of}, res)
 }
 
 // Contains reports whether the branch target holds the branch branch: whether branch's
@@ -178,15 +181,5 @@ func (r *Repo) Contains(target, branch string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	res, err := r.git.exec(r.main(), "merge-base", "--is-ancestor", bc, tc)
-	if err != nil {
-		return false, err
-	}
-	switch res.code {
-	case 0:
-		return true, nil
-	case 1:
-		return false, nil
-	}
-	return false, gitFailed([]string{"merge-base", "--is-ancestor", bc, tc}, res)
+	return r.ancestor(r.main(), bc, tc)
 }
