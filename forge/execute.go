@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -229,6 +230,7 @@ func (f *Forge) refine(ctx context.Context, dag *store.DAG) error {
 		if _, err := f.run.MarkStatus(id, store.Merged); err != nil {
 			return err
 		}
+		f.removeWorktrees(id)
 	}
 	if len(left) > 0 {
 		return fmt.Errorf("forge: the Refinery did not merge %s into %s", strings.Join(left, ", "), f.base)
@@ -241,4 +243,21 @@ func (f *Forge) refine(ctx context.Context, dag *store.DAG) error {
 func (f *Forge) contains(branch string) bool {
 	ok, err := f.repo.Contains(f.base, branch)
 	return err == nil && ok
+}
+
+// removeWorktrees removes the worktrees of every attempt of a merged task (its branches
+// stay); one that cannot be removed is reported, not fatal.
+func (f *Forge) removeWorktrees(id string) {
+	for attempt := 1; attempt <= f.run.Attempt(id); attempt++ {
+		dir, err := gitops.WorktreePath(f.cfg.WorktreeDir, id, attempt)
+		if err != nil {
+			continue
+		}
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		if err := f.repo.RemoveWorktree(dir); err != nil {
+			f.logf("%s: worktree %s not removed: %v", id, dir, err)
+		}
+	}
 }

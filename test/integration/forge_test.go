@@ -178,6 +178,11 @@ func TestForgeEndToEnd(t *testing.T) {
 	}
 	assert.Equal(t, 18, results, "the scripts' calls, each once")
 
+	left, err := os.ReadDir(filepath.Join(dir, ".git", "forge-worktrees"))
+	require.NoError(t, err)
+	assert.Empty(t, left, "the merged tasks' worktrees are removed")
+	assert.Contains(t, gitOut(t, dir, "branch", "--list", "forge/*"), "forge/C/1", "their branches stay")
+
 	walk, err := os.ReadFile(filepath.Join(dir, "artifacts", runID, "A", "1", "walkthrough.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(walk), "wrote a.txt")
