@@ -66,7 +66,7 @@ func start(t *testing.T, dir string, steps ...openaitest.Step) *client {
 		c.served <- Run(t.Context(), cfg, jidoIn, jidoOut)
 		jidoOut.Close()
 	}()
-	c.Peer = NewPeer(fromJido, toJido, c.handle, func(string) bool { return true })
+	c.Peer = NewPeer(fromJido, toJido, c.handle, func(string) bool { return false }) // in order, as an editor takes them
 	go c.Serve(context.Background())
 	t.Cleanup(func() { toJido.Close() })
 	return c
