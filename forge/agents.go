@@ -1,12 +1,12 @@
 package forge
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/chat"
@@ -66,7 +66,7 @@ func (f *Forge) runAgent(ctx context.Context, sc *scope, prompt string) (string,
 		steps = min(sc.maxSteps, steps)
 	}
 	a := &agent.Agent{Provider: &tokenBudget{Provider: p, max: f.cfg.MaxTokens}, Exec: chat.NewExecutor(s), Tools: agent.Specs(s.Tools()), MaxSteps: steps,
-		System: fmt.Sprintf(systemPrompt, sc.role, cmpStr(sc.taskID, "-"), f.run.ID())}
+		System: fmt.Sprintf(systemPrompt, sc.role, cmp.Or(sc.taskID, "-"), f.run.ID())}
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.AgentTimeout)
 	defer cancel()
 	answer, err := a.Send(ctx, prompt)
@@ -75,7 +75,7 @@ func (f *Forge) runAgent(ctx context.Context, sc *scope, prompt string) (string,
 		data["error"] = err.Error()
 	}
 	f.event(store.Event{Type: "agent.end", Task: sc.taskID, Attempt: sc.attempt, Data: data})
-	f.logf("%s: ended: %s", id, firstLine(cmpStr(answer, fmt.Sprint(err))))
+	f.logf("%s: ended: %s", id, firstLine(cmp.Or(answer, fmt.Sprint(err))))
 	return answer, err
 }
 
@@ -84,14 +84,6 @@ func (f *Forge) event(e store.Event) {
 	if err := f.run.AppendEvent(e); err != nil {
 		f.logf("event %s not logged: %v", e.Type, err)
 	}
-}
-
-// cmpStr is s, or def when s is empty.
-func cmpStr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // firstLine is the first line of s.
@@ -221,20 +213,5 @@ func (f *Forge) fixConflict(ctx context.Context, sc *scope, p FixConflictParams)
 	if err := f.repo.ConcludeMerge(sc.dir, fmt.Sprintf("forge: merge %s into %s", p.SourceBranch, p.TargetBranch)); err != nil {
 		return nil, err
 	}
-	f.merged([]string{p.SourceBranch})
 	return &FixConflictResult{Success: true, AgentID: id}, nil
-}
-
-// mergedBranches records the task branches merged into the target, which the Executor
-// marks MERGED once the Refinery ends.
-type mergedBranches struct {
-	mu       sync.Mutex
-	branches []string
-}
-
-// merged records branches merged into the target.
-func (f *Forge) merged(branches []string) {
-	f.mergedSet.mu.Lock()
-	defer f.mergedSet.mu.Unlock()
-	f.mergedSet.branches = append(f.mergedSet.branches, branches...)
 }

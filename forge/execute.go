@@ -1,11 +1,11 @@
 package forge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/jido-run/jido/forge/gitops"
@@ -174,7 +174,7 @@ func notDone(dag *store.DAG, states map[string]store.Status) []string {
 	var out []string
 	for _, id := range dag.Order() {
 		if st := states[id]; st != store.Done && st != store.MergeReady && st != store.Merged {
-			out = append(out, fmt.Sprintf("%s (%s)", id, cmpStr(string(st), string(store.Pending))))
+			out = append(out, fmt.Sprintf("%s (%s)", id, cmp.Or(st, store.Pending)))
 		}
 	}
 	return out
@@ -185,7 +185,7 @@ const refinePrompt = `Every task of the run is done. Merge their branches into %
 If a merge stops on conflicts, call fix_conflict with the files it lists, then merge the branches that are left. Run the tests (run_tests) when everything is merged. Answer with a one-line summary.`
 
 // refine marks the DONE tasks MERGE_READY, runs the Refinery on the target branch in the
-// repository's work tree, and marks MERGED the tasks whose branch it merged.
+// repository's work tree, and marks MERGED the tasks whose branch the target then holds.
 func (f *Forge) refine(ctx context.Context, dag *store.DAG) error {
 	var branches []string
 	for _, id := range dag.Order() {
@@ -214,16 +214,13 @@ func (f *Forge) refine(ctx context.Context, dag *store.DAG) error {
 	if _, err := f.runAgent(ctx, sc, fmt.Sprintf(refinePrompt, f.base, strings.Join(branches, ", "))); err != nil {
 		return err
 	}
-	f.mergedSet.mu.Lock()
-	merged := slices.Clone(f.mergedSet.branches)
-	f.mergedSet.mu.Unlock()
 	var left []string
 	for _, id := range dag.Order() {
 		b, _ := gitops.BranchName(id, f.run.Attempt(id))
 		if st, _ := f.run.Status(id); st != store.MergeReady {
 			continue
 		}
-		if !slices.Contains(merged, b) && !f.contains(b) {
+		if !f.contains(b) {
 			left = append(left, id)
 			continue
 		}

@@ -7,6 +7,7 @@
 package forge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -53,10 +54,9 @@ type Forge struct {
 	run  *store.Run
 	base string // the target branch: the repository's current branch at Open
 
-	agentEvents io.Writer      // the NDJSON events of every agent's session, this process's
-	closeEvents func() error   // closes agentEvents' file
-	mergedSet   mergedBranches // task branches the Refinery merged
-	lockFile    *os.File       // holds the run's lock (lock), once taken
+	agentEvents io.Writer    // the NDJSON events of every agent's session, this process's
+	closeEvents func() error // closes agentEvents' file
+	lockFile    *os.File     // holds the run's lock (lock), once taken
 }
 
 // errNoRun is returned when a run is asked for and the project has none.
@@ -84,7 +84,7 @@ func Open(cfg Config, runID string, create bool) (*Forge, error) {
 		runs, lerr := store.Runs(root)
 		if lerr != nil || len(runs) == 0 {
 			root.Close()
-			return nil, cmpErr(lerr, errNoRun)
+			return nil, cmp.Or(lerr, errNoRun)
 		}
 		f.run, err = store.Open(root, runs[len(runs)-1])
 	default:
@@ -131,14 +131,6 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
-}
-
-// cmpErr is err, or def when err is nil.
-func cmpErr(err, def error) error {
-	if err != nil {
-		return err
-	}
-	return def
 }
 
 // withDefaults fills in the zero fields of c for the repository at dir.

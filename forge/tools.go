@@ -119,7 +119,6 @@ func (sc *scope) Tools() []*builtin.Tool {
 			if err != nil {
 				return nil, err
 			}
-			sc.f.merged(res.Merged)
 			return &MergeBranchesResult{Success: res.Success, Conflicts: res.Conflicts}, nil
 		}),
 		bindTool(fixConflict, func(ctx context.Context, p FixConflictParams) (*FixConflictResult, error) {

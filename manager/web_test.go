@@ -109,3 +109,17 @@ func TestWebToolsInClaude(t *testing.T) {
 	require.True(t, res.OK, "%v", res.Error)
 	assert.Equal(t, "- A: https://go.dev/a\n  about modules site:go.dev", res.Result)
 }
+
+// TestWebToolsOffWithoutConfig: without Config.Web the web tools are not offered, and a
+// call of one (a Lua snippet's) is refused saying the session has no web access.
+func TestWebToolsOffWithoutConfig(t *testing.T) {
+	s, err := newManager(t, Config{}).Open(t.Context(), "")
+	require.NoError(t, err)
+	for _, tool := range s.Tools() {
+		assert.NotContains(t, []string{"web_fetch", "web_search"}, tool.Name)
+	}
+	res := s.Call(t.Context(), ToolCall{Name: "web_fetch", Args: map[string]any{"url": "https://go.dev/"}})
+	require.False(t, res.OK)
+	assert.Equal(t, "permission-error", res.Error.Type)
+	assert.Contains(t, res.Error.Message, "web_fetch is off in this session")
+}

@@ -38,43 +38,45 @@ type editorBuffer struct {
 	Modified bool   `json:"modified"`
 }
 
-// call sends one buffer op to the editor. An error answer whose data is a ToolError is
-// returned as that ToolError.
-func (e *Editor) call(op string, params map[string]any, result any) error {
+// exchange sends one buffer op to the editor: answered is its error answer, err a failure
+// to get any answer.
+func (e *Editor) exchange(op string, params map[string]any, result any) (answered *Error, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), editorTimeout)
 	defer cancel()
 	params["op"] = op
-	err := e.peer.Call(ctx, "buffer", params, result)
-	var rpcErr *Error
-	if errors.As(err, &rpcErr) {
-		if te, ok := definitions.ErrorFromValue(rpcErr.Data); ok {
-			return te
-		}
-		return definitions.NewError(definitions.InternalError, "the editor refused buffer op %s: %s", op, rpcErr.Message).With("op", op)
-	}
-	if err != nil {
-		return definitions.NewError(definitions.InternalError, "the editor did not answer buffer op %s: %v", op, err).With("op", op).
+	err = e.peer.Call(ctx, "buffer", params, result)
+	switch {
+	case errors.As(err, &answered):
+		return answered, nil
+	case err != nil:
+		return nil, definitions.NewError(definitions.InternalError, "the editor did not answer buffer op %s: %v", op, err).With("op", op).
 			Hint("Check that the editor is still connected, then retry")
 	}
-	return nil
+	return nil, nil
+}
+
+// call sends one buffer op to the editor. An error answer whose data is a ToolError is
+// returned as that ToolError.
+func (e *Editor) call(op string, params map[string]any, result any) error {
+	answered, err := e.exchange(op, params, result)
+	if answered == nil {
+		return err
+	}
+	if te, ok := definitions.ErrorFromValue(answered.Data); ok {
+		return te
+	}
+	return definitions.NewError(definitions.InternalError, "the editor refused buffer op %s: %s", op, answered.Message).With("op", op)
 }
 
 // get returns the editor's buffer named name, nil when it has none (it answers null, or
 // an error: the editor's own word for an unknown name).
 func (e *Editor) get(name string) (*editorBuffer, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), editorTimeout)
-	defer cancel()
 	var b *editorBuffer
-	err := e.peer.Call(ctx, "buffer", map[string]any{"op": "get", "name": name}, &b)
-	var rpcErr *Error
-	switch {
-	case errors.As(err, &rpcErr):
+	answered, err := e.exchange("get", map[string]any{"name": name}, &b)
+	if answered != nil {
 		return nil, nil
-	case err != nil:
-		return nil, definitions.NewError(definitions.InternalError, "the editor did not answer buffer op get: %v", err).
-			Hint("Check that the editor is still connected, then retry")
 	}
-	return b, nil
+	return b, err
 }
 
 // with runs op on a Memory holding the editor's buffer name (when it exists) and sends

@@ -3,6 +3,7 @@ package serve
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -98,7 +99,7 @@ func (p *Peer) Serve(ctx context.Context) error {
 		err = nil
 	}
 	p.mu.Lock()
-	p.err = cmp(err, errPeerGone)
+	p.err = cmp.Or(err, errPeerGone)
 	close(p.closed)
 	p.mu.Unlock()
 	cancel()
@@ -108,14 +109,6 @@ func (p *Peer) Serve(ctx context.Context) error {
 
 // errPeerGone is what a call gets when the other end went away.
 var errPeerGone = errors.New("the front end closed the connection")
-
-// cmp is err, or def when nil.
-func cmp(err, def error) error {
-	if err != nil {
-		return err
-	}
-	return def
-}
 
 // readFrame reads one message's bytes: headers (Content-Length required), a blank line,
 // the body.

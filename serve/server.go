@@ -188,7 +188,7 @@ func (s *Server) exclusive(ctx context.Context, fn func(context.Context) (any, e
 		stop()
 	}()
 	res, err := fn(ctx)
-	if ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled) {
+	if errors.Is(ctx.Err(), context.Canceled) {
 		return nil, &Error{Code: CodeCancelled, Message: "cancelled"}
 	}
 	return res, err

@@ -104,6 +104,12 @@ func (c *client) buffer(p map[string]any) (any, error) {
 	case "get":
 		return c.buffers[name], nil
 	case "set":
+		switch name {
+		case "locked": // an editor's refusal with a ToolError, passed on as it is
+			return nil, &Error{Code: CodeInvalidParams, Message: "read-only", Data: map[string]any{"type": "permission-error", "message": "buffer locked is read-only"}}
+		case "broken": // a refusal without one
+			return nil, &Error{Code: CodeInternalError, Message: "it broke"}
+		}
 		b := c.buffers[name]
 		if b == nil {
 			b = &editorBuffer{Name: name, Mode: p["mode"].(string)}
@@ -301,6 +307,12 @@ func TestEditorBuffers(t *testing.T) {
 	res = tool("buffer_edit", map[string]any{"buffer_name": "nope", "old_text": "a", "new_text": "b"})
 	assert.Equal(t, false, res["ok"], "an unknown buffer is jido's error")
 	assert.Contains(t, res["error"].(map[string]any)["message"], `no buffer named "nope"`)
+
+	res = tool("buffer_create", map[string]any{"buffer_name": "locked", "content": "x"})
+	assert.Equal(t, map[string]any{"type": "permission-error", "message": "buffer locked is read-only"}, res["error"])
+	res = tool("buffer_create", map[string]any{"buffer_name": "broken", "content": "x"})
+	assert.Equal(t, "internal-error", res["error"].(map[string]any)["type"])
+	assert.Contains(t, res["error"].(map[string]any)["message"], "the editor refused buffer op set: it broke")
 
 	res = tool("buffer_save", map[string]any{"buffer_name": "draft", "file_path": "draft.txt"})
 	require.Equal(t, true, res["ok"], "%v", res)

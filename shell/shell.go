@@ -221,10 +221,7 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 	if req.Stdin != nil {
 		stdin = strings.NewReader(*req.Stdin)
 	}
-	// jido's directory exists before the command, so that the command sees it read-only
-	// (but for the output directory) rather than creating it; an error leaves it as it is.
-	r.root.MkdirAll(OutputDir)
-	pr.scan = scanProject(r.root)
+	pr.scan = r.look()
 	p, err := r.sb.Start(sandbox.Options{
 		Argv: argv, Dir: dir, Env: withEnv(r.base, req.Env),
 		Stdin: stdin, Stdout: pr.stdout, Stderr: pr.stderr, WaitDelay: waitDelay,
@@ -246,9 +243,14 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 
 // Warm prepares the sandbox for the runner's next command in the background (see
 // sandbox.Sandbox.Warm), predicting the project as it is now.
-func (r *Runner) Warm() {
-	r.root.MkdirAll(OutputDir) // as start does, so that the prediction holds
-	r.sb.Warm(scanProject(r.root).Paths)
+func (r *Runner) Warm() { r.sb.Warm(r.look().Paths) }
+
+// look is the look over the project before a command (its protected and secret paths).
+// jido's directory exists before the command, so that the command sees it read-only (but
+// for the output directory) rather than creating it; an error leaves it as it is.
+func (r *Runner) look() Scan {
+	r.root.MkdirAll(OutputDir)
+	return scanProject(r.root)
 }
 
 // dir resolves the working directory inside the root to a host path.

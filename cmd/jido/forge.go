@@ -95,7 +95,7 @@ func runForge(argv []string, stdout, stderr io.Writer) int {
 	case "status":
 		err = printStatus(f, o.json, stdout)
 	case "events":
-		err = printEvents(f, stdout)
+		err = f.WriteEvents(stdout)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "jido forge %s: %s\n", o.action, termsafe.String(err.Error()))
@@ -151,9 +151,4 @@ func printStatus(f *forge.Forge, asJSON bool, w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", t.ID, t.Type, t.Status, t.Attempt, strings.Join(t.Dependencies, ","), termsafe.String(t.Title))
 	}
 	return tw.Flush()
-}
-
-// printEvents prints the run's NDJSON: its state changes, then its agents' events.
-func printEvents(f *forge.Forge, w io.Writer) error {
-	return f.WriteEvents(w)
 }

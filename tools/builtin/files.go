@@ -26,8 +26,8 @@ func (f *Files) ReadFile(ctx context.Context, p definitions.ReadFileParams) (*de
 		return nil, err
 	}
 	defer file.Close()
-	r, release := newReader(file, ver.Size)
-	defer release()
+	r := newReader(file, ver.Size)
+	defer releaseReader(r)
 	enc, binary := sniff(r)
 	if binary {
 		return nil, definitions.NewError(definitions.FileError, "%s is a binary file", canon).With("path", canon).With("size", ver.Size).

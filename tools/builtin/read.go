@@ -27,14 +27,19 @@ const (
 var smallReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, sniffBytes) }}
 
 // newReader returns a buffered reader of file fitted to its size (a small file needs only
-// the sniff block) and the function that gives the reader back once it is no longer used.
-func newReader(file io.Reader, size int64) (*bufio.Reader, func()) {
+// the sniff block); give it back with releaseReader once it is no longer used.
+func newReader(file io.Reader, size int64) *bufio.Reader {
 	if size >= sniffBytes {
-		return bufio.NewReaderSize(file, int(min(size+1, maxReadBuffer))), func() {}
+		return bufio.NewReaderSize(file, int(min(size+1, maxReadBuffer)))
 	}
 	r := smallReaders.Get().(*bufio.Reader)
 	r.Reset(file)
-	return r, func() {
+	return r
+}
+
+// releaseReader pools r again when it came from the pool (a larger one is dropped).
+func releaseReader(r *bufio.Reader) {
+	if r.Size() == sniffBytes {
 		r.Reset(nil)
 		smallReaders.Put(r)
 	}
