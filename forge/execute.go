@@ -47,6 +47,8 @@ const maxAttempts = 2
 // DONE has the Refinery merge their branches into the target branch, marking each task
 // MERGE_READY, then MERGED when its branch is in the target. It resumes a run a crash
 // cut: DONE tasks are not run again, and a task left RUNNING counts as a failed attempt.
+// Stopped (ctx), it lets the running agents end and leaves their tasks RUNNING, as a crash
+// would.
 func (f *Forge) Execute(ctx context.Context) error {
 	if err := f.openAgentEvents(); err != nil {
 		return err
@@ -62,7 +64,10 @@ func (f *Forge) Execute(ctx context.Context) error {
 		id  string
 		err error
 	}
-	done := make(chan outcome)
+	// An early return stops the agents still running; their sends never block.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan outcome, f.cfg.Parallel)
 	running := map[string]bool{}
 	for {
 		states, err := f.run.States()
@@ -73,7 +78,7 @@ func (f *Forge) Execute(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if !halted {
+		if !halted && ctx.Err() == nil {
 			for _, id := range dag.Ready(states) {
 				if len(running) >= f.cfg.Parallel || running[id] {
 					continue
@@ -94,9 +99,15 @@ func (f *Forge) Execute(ctx context.Context) error {
 		}
 		o := <-done
 		delete(running, o.id)
+		if ctx.Err() != nil {
+			continue // stopped (SIGINT): the attempt stays RUNNING, cut as by a crash
+		}
 		if err := f.finish(o.id, o.err); err != nil {
 			return err
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	states, err := f.run.States()
 	if err != nil {

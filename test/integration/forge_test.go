@@ -332,10 +332,18 @@ func TestForgeRefusals(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(r.stdout, `"status": "MERGED"`), r.stdout)
 }
 
-// TestForgeResumesAfterKill: jido forge run killed with SIGKILL while B's model thinks (A is DONE)
+// TestForgeResumesAfterKill: jido forge run killed with SIGKILL, or stopped with SIGINT,
+// while B's model thinks (A is DONE)
 // resumes when run again: A is not run again, B's cut attempt counts as failed and B runs
 // as a new attempt, and the run ends merged.
 func TestForgeResumesAfterKill(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) { resumeAfter(t, sig) })
+	}
+}
+
+// resumeAfter is TestForgeResumesAfterKill with the run ended by sig.
+func resumeAfter(t *testing.T, sig syscall.Signal) {
 	dir := forgeRepo(t)
 	model, srv := forgeServer(t, dir, map[string][]openaitest.Step{
 		"captain:-":  planOf(`{"dag":{"tasks":[{"id":"A","dependencies":[]},{"id":"B","dependencies":[]}]}}`, taskDoc("A"), taskDoc("B")),
@@ -357,8 +365,14 @@ func TestForgeResumesAfterKill(t *testing.T) {
 		r := forge(t, model, "status", "--json")
 		return asked && strings.Count(r.stdout, `"status": "DONE"`) == 1 && strings.Contains(r.stdout, `"status": "RUNNING"`)
 	}, 30*time.Second, 20*time.Millisecond, "A done while B's model thinks")
-	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	require.NoError(t, cmd.Process.Signal(sig))
 	_ = cmd.Wait()
+	if sig == syscall.SIGINT {
+		assert.Equal(t, 1, cmd.ProcessState.ExitCode(), "stopped, it says so")
+		r := forge(t, model, "status", "--json")
+		assert.Contains(t, r.stdout, `"status": "RUNNING"`, "the stopped attempt is left running, as a crash leaves it")
+		assert.NotContains(t, r.stdout, `"status": "FAILED"`)
+	}
 
 	r = forge(t, model, "run")
 	require.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
