@@ -132,7 +132,7 @@ func (u *userCalls) leave() { u.stack = u.stack[:len(u.stack)-1] }
 func callUserRun(L *lua.LState, name, file, source string, args map[string]any) (int, *definitions.ToolError) {
 	L.SetTop(0)
 	L.Push(runtime.Chunk(L, file, source))
-	L.Call(0, 1)
+	runtime.CallLua(L, 0, 1)
 	decl, ok := L.Get(1).(*lua.LTable)
 	run, isFn := lua.LNil, false
 	if ok {
@@ -145,7 +145,7 @@ func callUserRun(L *lua.LState, name, file, source string, args map[string]any) 
 	L.SetTop(0)
 	L.Push(run)
 	L.Push(runtime.ToLua(L, args))
-	L.Call(1, 2)
+	runtime.CallLua(L, 1, 2)
 	if L.Get(1) == lua.LNil {
 		if msg, isString := L.Get(2).(lua.LString); isString {
 			L.SetTop(0)

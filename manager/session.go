@@ -41,7 +41,10 @@ type ToolCall struct {
 
 // CallMeta carries per-call settings.
 type CallMeta struct {
-	Timeout float64 `json:"timeout,omitempty"` // seconds; 0: the session's default
+	// Timeout is how long the whole call may take, in seconds, the commands it waits for
+	// and its Lua work included: longer or shorter than the tools' own timeouts, at most
+	// MaxCallTimeout. 0: each tool's own timeout bounds it (and MaxCallTimeout the call).
+	Timeout float64 `json:"timeout,omitempty"`
 	// Cwd is the call's working directory, a directory inside the root ("" or ".": the
 	// root): the relative paths the call names are resolved against it (results still
 	// name root-relative paths), and commands run in it unless they name their own.
@@ -389,11 +392,11 @@ func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.Too
 	if terr != nil {
 		return nil, terr
 	}
-	if call.Meta.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(call.Meta.Timeout*float64(time.Second)))
-		defer cancel()
+	ctx, cancel, terr := bounded(ctx, call.Meta.Timeout)
+	if terr != nil {
+		return nil, terr
 	}
+	defer cancel()
 	if call.Meta.Cwd != "" {
 		dir, terr := s.callDir(call.Meta.Cwd)
 		if terr != nil {
@@ -411,7 +414,7 @@ func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.Too
 	}
 	vals, err := run(ctx, "@"+call.Name, src, args)
 	if err != nil {
-		return nil, luaError(err)
+		return nil, failure(ctx, err)
 	}
 	if len(vals) >= 2 && vals[0] == nil {
 		if te, ok := definitions.ErrorFromValue(vals[1]); ok {
@@ -463,9 +466,11 @@ func (s *Session) Eval(ctx context.Context, src string) ([]any, *definitions.Too
 	defer done()
 	s.calls++
 	s.callID, s.ownCall, s.nested, s.inside = "eval-"+strconv.Itoa(s.calls), "", 0, s.inside[:0]
+	ctx, cancel, _ := bounded(ctx, 0)
+	defer cancel()
 	vals, err := s.vm.Call(ctx, "=eval", src)
 	if err != nil {
-		return nil, luaError(err)
+		return nil, failure(ctx, err)
 	}
 	for i := range vals {
 		vals[i], _ = s.capValue(vals[i]) // the cut shows in the value itself
@@ -566,7 +571,10 @@ func luaError(err error) *definitions.ToolError {
 	case runtime.KindSyntax:
 		return definitions.NewError(definitions.ValidationError, "%s", re.Message).Hint("Fix the Lua syntax of the snippet")
 	case runtime.KindTimeout:
-		return definitions.NewError(definitions.TimeoutError, "%s", re.Message).Hint("Do less work per call, or raise the timeout")
+		return definitions.NewError(definitions.TimeoutError, "%s", re.Message).With("limit", "lua_time").
+			Hint("Do less Lua work in one call, or give the call a longer timeout (at most " + short(MaxCallTimeout) + ")")
+	case runtime.KindCancelled:
+		return definitions.NewError(definitions.TimeoutError, "%s", re.Message).Hint("The call was stopped before it finished; run it again if it is still needed")
 	case runtime.KindBudget:
 		return definitions.NewError(definitions.TimeoutError, "%s", re.Message).With("limit", "instructions").Hint("The snippet ran too many instructions; do less work per call")
 	case runtime.KindInternal:

@@ -12,13 +12,13 @@ import (
 )
 
 // callCtx is the context of one call, set on the LState with SetContext. It is done when the
-// call's deadline passes, the caller's context ends, its memory budget or its instruction
-// budget runs out. gopher-lua polls Done before every VM instruction (research 1.3), so Done
+// call's Lua time runs out (its clock), the caller's context ends, its memory budget or its
+// instruction budget runs out. gopher-lua polls Done before every VM instruction (research 1.3), so Done
 // counts instructions: that count is the budget, and pattern matching spends from it too.
 type callCtx struct {
 	context.Context
-	cancel context.CancelCauseFunc // cancels with errBudget or errMemory
-	stop   context.CancelFunc      // releases the deadline's timer
+	cancel context.CancelCauseFunc // cancels with errTimeout, errBudget or errMemory
+	clock  *Clock                  // the call's Lua time; stopped while a host function runs
 	left   atomic.Int64            // instructions left
 	st     *state
 	used   int64 // bytes of Lua data the call allocated (charge); the owner goroutine's
@@ -32,10 +32,10 @@ type callCtx struct {
 
 // newCallCtx starts the context of a call on st, under the caller's parent.
 func newCallCtx(parent context.Context, st *state) *callCtx {
-	base, cancel := context.WithCancelCause(parent)
-	ctx, stop := context.WithTimeoutCause(base, st.lim.Timeout, errTimeout)
-	c := &callCtx{Context: ctx, cancel: cancel, stop: stop, st: st}
+	ctx, cancel := context.WithCancelCause(parent)
+	c := &callCtx{Context: ctx, cancel: cancel, st: st}
 	c.left.Store(st.lim.Instructions)
+	c.clock = StartClock(TimeoutOf(parent, st.lim.Timeout), func() { cancel(errTimeout) })
 	return c
 }
 
@@ -82,9 +82,9 @@ func (c *callCtx) reraise(L *lua.LState) {
 	}
 }
 
-// release frees the call's timer.
+// release frees the call's clock.
 func (c *callCtx) release() {
-	c.stop()
+	c.clock.Release()
 	c.cancel(nil)
 }
 
@@ -100,9 +100,9 @@ func (c *callCtx) failure() *Error {
 	case errors.Is(cause, errMemory):
 		return newError(KindMemory, "the call would allocate more than %d bytes of Lua data (strings, tables, closures)", lim.MaxMemory)
 	case errors.Is(cause, errTimeout):
-		return newError(KindTimeout, "the call ran past its deadline of %v", lim.Timeout)
+		return newError(KindTimeout, "the snippet's Lua work ran past its limit of %v (time spent in jido.* calls does not count)", c.clock.limit)
 	default:
-		return newError(KindTimeout, "the caller's context ended: %v", cause)
+		return newError(KindCancelled, "the caller's context ended: %v", cause)
 	}
 }
 

@@ -62,7 +62,11 @@ func newState(lim Limits, libs map[string]map[string]lua.LGFunction) *state {
 		}
 	}
 	for name, funcs := range libs {
-		reals[name] = st.register(L.CreateTable(0, len(funcs)), funcs)
+		t := L.CreateTable(0, len(funcs))
+		for fname, fn := range funcs {
+			t.RawSetString(fname, L.NewFunction(hostFunc(fn)))
+		}
+		reals[name] = t
 	}
 	reals["math"].RawSetString("pi", lua.LNumber(math.Pi))
 	reals["math"].RawSetString("huge", lua.LNumber(math.Inf(1)))

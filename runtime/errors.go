@@ -11,13 +11,14 @@ type Kind string
 
 // The kinds of failure of a Call.
 const (
-	KindSyntax   Kind = "syntax"   // the source does not compile, or is over MaxSourceBytes
-	KindRuntime  Kind = "runtime"  // the snippet raised an error (error(), a bad operation, a bridge error raised)
-	KindTimeout  Kind = "timeout"  // the deadline passed (Limits.Timeout or the caller's ctx)
-	KindBudget   Kind = "budget"   // the instruction budget was used up
-	KindMemory   Kind = "memory"   // the call would have allocated more than its MaxMemory
-	KindLimit    Kind = "limit"    // a capped builtin or conversion refused (string size, depth, cycles, ...)
-	KindInternal Kind = "internal" // a Go panic was recovered; the VM was discarded
+	KindSyntax    Kind = "syntax"    // the source does not compile, or is over MaxSourceBytes
+	KindRuntime   Kind = "runtime"   // the snippet raised an error (error(), a bad operation, a bridge error raised)
+	KindTimeout   Kind = "timeout"   // the snippet's Lua time passed its limit (Limits.Timeout, or WithTimeout's)
+	KindCancelled Kind = "cancelled" // the caller's context ended (its deadline, a cancel, Abort)
+	KindBudget    Kind = "budget"    // the instruction budget was used up
+	KindMemory    Kind = "memory"    // the call would have allocated more than its MaxMemory
+	KindLimit     Kind = "limit"     // a capped builtin or conversion refused (string size, depth, cycles, ...)
+	KindInternal  Kind = "internal"  // a Go panic was recovered; the VM was discarded
 )
 
 // Error is the error of a failed Call, and of ToGo.

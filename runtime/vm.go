@@ -182,5 +182,5 @@ func errClosed() *Error { return newError(KindInternal, "the VM is closed") }
 
 // callerGone is the error of a call whose caller's context ended before it could run.
 func callerGone(ctx context.Context) *Error {
-	return newError(KindTimeout, "the caller's context ended: %v", context.Cause(ctx))
+	return newError(KindCancelled, "the caller's context ended: %v", context.Cause(ctx))
 }

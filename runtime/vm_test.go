@@ -289,7 +289,7 @@ func TestCallerContext(t *testing.T) {
 		_, err := vm.Call(ctx, "t", "while true do end")
 		var e *Error
 		require.ErrorAs(t, err, &e)
-		assert.Equal(t, KindTimeout, e.Kind)
+		assert.Equal(t, KindCancelled, e.Kind)
 	})
 
 	t.Run("cancel while a bridge function blocks", func(t *testing.T) {
@@ -299,7 +299,7 @@ func TestCallerContext(t *testing.T) {
 		_, err := vm.Call(ctx, "t", "jido.wait() return 1")
 		var e *Error
 		require.ErrorAs(t, err, &e)
-		assert.Equal(t, KindTimeout, e.Kind)
+		assert.Equal(t, KindCancelled, e.Kind)
 		assert.Less(t, time.Since(start), time.Second)
 	})
 
@@ -309,7 +309,7 @@ func TestCallerContext(t *testing.T) {
 		_, err := vm.Call(ctx, "t", "return 1")
 		var e *Error
 		require.ErrorAs(t, err, &e)
-		assert.Equal(t, KindTimeout, e.Kind)
+		assert.Equal(t, KindCancelled, e.Kind)
 	})
 
 	assert.Equal(t, []any{int64(2)}, mustRun(t, vm, "return 1+1"))
@@ -569,7 +569,7 @@ func TestAbortEndsTheRunningCallAndLaterOnes(t *testing.T) {
 			case err := <-done:
 				var re *Error
 				require.ErrorAs(t, err, &re)
-				assert.Equal(t, KindTimeout, re.Kind)
+				assert.Equal(t, KindCancelled, re.Kind)
 				assert.Contains(t, re.Message, "the session was closed")
 			case <-time.After(10 * time.Second):
 				t.Fatal("Abort did not end the running call")

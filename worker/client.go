@@ -54,6 +54,13 @@ const DefaultMaxMemory = 1 << 30
 // cancelGrace is how long a cancelled call may take to end before its worker is killed.
 const cancelGrace = 2 * time.Second
 
+// workerSlack is how much longer than the call's Lua time limit the host waits for a
+// worker that does not answer (its own clock ends the snippet first: this is a backstop).
+const workerSlack = time.Second
+
+// errWorkerTimeout ends a call whose worker did not answer within its Lua time limit.
+var errWorkerTimeout = errors.New("the worker ran past the call's Lua time limit")
+
 // Options configure a Client.
 type Options struct {
 	Limits  runtime.Limits      // per-call limits, applied in the worker
@@ -177,8 +184,11 @@ func (c *Client) Call(ctx context.Context, chunkName, src string, args ...any) (
 	if ctx.Err() != nil {
 		return nil, gone(context.Cause(ctx))
 	}
-	ctx, stopTimer := context.WithTimeout(ctx, c.timeout)
-	defer stopTimer()
+	// The worker bounds the snippet's Lua time; this clock, stopped while the host runs a
+	// bridge request, is the same bound on the host's side, for a worker that stops answering.
+	limit := runtime.TimeoutOf(ctx, c.timeout)
+	clock := runtime.StartClock(limit+workerSlack, func() { cancel(errWorkerTimeout) })
+	defer clock.Release()
 	p, err := c.worker(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -193,7 +203,7 @@ func (c *Client) Call(ctx context.Context, chunkName, src string, args ...any) (
 	}
 	w := p.watch(ctx, id)
 	defer w.finish()
-	if err := p.c.send(&message{T: tCall, ID: id, Name: chunkName, Src: src, Args: args}); err != nil {
+	if err := p.c.send(&message{T: tCall, ID: id, Name: chunkName, Src: src, Args: args, Timeout: runtime.TimeoutOf(ctx, 0)}); err != nil {
 		return nil, c.died(ctx, p, "sending it the call: "+err.Error())
 	}
 	var last struct {
@@ -214,7 +224,9 @@ func (c *Client) Call(ctx context.Context, chunkName, src string, args ...any) (
 		}
 		switch {
 		case m.T == tBridge && m.ID == id:
+			clock.Stop()
 			res, terr := c.opts.Forward(ctx, m.Tool, m.Params)
+			clock.Start()
 			out := &message{T: tResult, Seq: m.Seq, Value: res, Err: terr}
 			if terr != nil {
 				out.Value = nil
@@ -284,9 +296,13 @@ func (w *watcher) finish() {
 	w.mu.Unlock()
 }
 
-// gone is the error of a call whose caller's context ended, as runtime's.
+// gone is the error of a call whose caller's context ended, as runtime's, or whose worker
+// did not answer within its Lua time.
 func gone(cause error) *runtime.Error {
-	return &runtime.Error{Kind: runtime.KindTimeout, Message: "the caller's context ended: " + cause.Error()}
+	if errors.Is(cause, errWorkerTimeout) {
+		return &runtime.Error{Kind: runtime.KindTimeout, Message: cause.Error()}
+	}
+	return &runtime.Error{Kind: runtime.KindCancelled, Message: "the caller's context ended: " + cause.Error()}
 }
 
 // isBrokenPipe reports a write to a worker that is gone.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"sync"
+	"time"
 
 	"github.com/jido-run/jido/runtime"
 	"github.com/jido-run/jido/sandbox"
@@ -23,7 +24,7 @@ import (
 const (
 	tHello  = "hello"  // host → worker: the session's limits and tools, the memory ceiling
 	tReady  = "ready"  // worker → host: how the worker confined itself (Ready), or why it could not (Fail: it exits)
-	tCall   = "call"   // host → worker: run a snippet (ID, Name, Src, Args)
+	tCall   = "call"   // host → worker: run a snippet (ID, Name, Src, Args, Timeout)
 	tBridge = "bridge" // worker → host: the snippet of call ID calls Tool with Params (Seq)
 	tResult = "result" // host → worker: the answer to bridge request Seq (Value or Err)
 	tDone   = "done"   // worker → host: call ID ended (Values or Fail)
@@ -31,18 +32,21 @@ const (
 
 // message is every message of the protocol; T says which fields are set.
 type message struct {
-	T      string                 `json:"t"`
-	ID     uint64                 `json:"id,omitempty"`
-	Seq    uint64                 `json:"seq,omitempty"`
-	Name   string                 `json:"name,omitempty"` // call: the chunk's name
-	Src    string                 `json:"src,omitempty"`
-	Args   []any                  `json:"args,omitempty"`
-	Tool   string                 `json:"tool,omitempty"`
-	Params map[string]any         `json:"params,omitempty"`
-	Value  any                    `json:"value,omitempty"` // a result's: sent after the envelope (send)
-	Err    *definitions.ToolError `json:"err,omitempty"`
-	Values []any                  `json:"values,omitempty"`
-	Fail   *runtime.Error         `json:"fail,omitempty"`
+	T    string `json:"t"`
+	ID   uint64 `json:"id,omitempty"`
+	Seq  uint64 `json:"seq,omitempty"`
+	Name string `json:"name,omitempty"` // call: the chunk's name
+	Src  string `json:"src,omitempty"`
+	Args []any  `json:"args,omitempty"`
+	// Timeout, in call, is the call's own Lua time limit (runtime.WithTimeout); 0: the
+	// session's Limits.Timeout.
+	Timeout time.Duration          `json:"timeout,omitempty"`
+	Tool    string                 `json:"tool,omitempty"`
+	Params  map[string]any         `json:"params,omitempty"`
+	Value   any                    `json:"value,omitempty"` // a result's: sent after the envelope (send)
+	Err     *definitions.ToolError `json:"err,omitempty"`
+	Values  []any                  `json:"values,omitempty"`
+	Fail    *runtime.Error         `json:"fail,omitempty"`
 	// Passed, in done, says that the call returned the result of bridge request Passed
 	// unchanged: the host hands back its own Go value of it, as runtime.VM does in process.
 	Passed uint64 `json:"passed,omitempty"`

@@ -140,7 +140,7 @@ func (s *server) run(vm *runtime.VM, m *message) {
 	s.bmu.Lock()
 	s.lastVal = nil
 	s.bmu.Unlock()
-	vals, err := vm.Call(context.WithValue(ctx, callKey{}, m.ID), m.Name, m.Src, m.Args...)
+	vals, err := vm.Call(runtime.WithTimeout(context.WithValue(ctx, callKey{}, m.ID), m.Timeout), m.Name, m.Src, m.Args...)
 	s.mu.Lock()
 	s.callID, s.cancel = 0, nil
 	s.mu.Unlock()

@@ -171,12 +171,14 @@ func TestKilledWorker(t *testing.T) {
 func TestCancelAndAbort(t *testing.T) {
 	_, d := project(t)
 	c := client(t, d, Options{Limits: runtime.Limits{Instructions: 1e12}})
+	_, err := c.Call(t.Context(), "start", `return 1`) // the worker runs: the cancel below meets a call, not a start
+	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
-	_, err := c.Call(ctx, "spin", `while true do end`)
+	_, err = c.Call(ctx, "spin", `while true do end`)
 	var re *runtime.Error
 	require.ErrorAs(t, err, &re)
-	assert.Equal(t, runtime.KindTimeout, re.Kind)
+	assert.Equal(t, runtime.KindCancelled, re.Kind)
 	pid := c.Pid()
 	_, err = c.Call(t.Context(), "test", `return 1`)
 	require.NoError(t, err)
@@ -192,7 +194,7 @@ func TestCancelAndAbort(t *testing.T) {
 	select {
 	case err := <-errc:
 		require.ErrorAs(t, err, &re)
-		assert.Equal(t, runtime.KindTimeout, re.Kind)
+		assert.Equal(t, runtime.KindCancelled, re.Kind)
 	case <-time.After(5 * time.Second):
 		t.Fatal("Abort did not end the call")
 	}

@@ -32,7 +32,7 @@ func parseCall(args []string, stderr io.Writer) (*callOptions, error) {
 	fs.StringVar(&o.session, "session", "", sessionFlagUsage)
 	fs.StringVar(&o.meta.Cwd, "cwd", "", "directory inside the root the call's relative paths are resolved against (meta.cwd)")
 	var timeout time.Duration
-	fs.DurationVar(&timeout, "timeout", 0, "deadline of the call, e.g. 30s (meta.timeout; default: the tool's own)")
+	fs.DurationVar(&timeout, "timeout", 0, "how long the whole call may take, e.g. 10m, its commands included (meta.timeout; default: the tool's own timeout; at most 1h)")
 	if err := parseArgs(fs, args); err != nil {
 		return nil, err
 	}
@@ -41,8 +41,10 @@ func parseCall(args []string, stderr io.Writer) (*callOptions, error) {
 			return nil, err
 		}
 	}
-	if timeout < 0 {
-		return nil, fmt.Errorf("--timeout must be positive, got %v", timeout)
+	if timeout != 0 {
+		if terr := manager.CheckTimeout(timeout); terr != nil {
+			return nil, fmt.Errorf("--timeout: %s", terr.Message)
+		}
 	}
 	o.meta.Timeout = timeout.Seconds()
 	switch fs.NArg() {

@@ -29,7 +29,7 @@ func parseEval(args []string, stderr io.Writer) (*evalOptions, error) {
 	o := &evalOptions{}
 	fs := newFlagSet("eval", stderr)
 	o.register(fs)
-	fs.DurationVar(&o.timeout, "timeout", 0, "deadline of each snippet (default: the sandbox's, 30s)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "how long each snippet may take, its Lua work and the commands it waits for included (default: 30s of Lua work, each tool its own timeout; at most 1h)")
 	fs.StringVar(&o.session, "session", "", sessionFlagUsage)
 	fs.Var(&o.snippets, "e", "a Lua snippet to run (repeatable; run in order in one session)")
 	if err := parseArgs(fs, args); err != nil {
@@ -45,6 +45,11 @@ func parseEval(args []string, stderr io.Writer) (*evalOptions, error) {
 	}
 	if len(o.snippets) == 0 {
 		return nil, fmt.Errorf("no snippet: pass one or more -e SNIPPET")
+	}
+	if o.timeout != 0 {
+		if terr := manager.CheckTimeout(o.timeout); terr != nil {
+			return nil, fmt.Errorf("--timeout: %s", terr.Message)
+		}
 	}
 	return o, nil
 }
@@ -86,7 +91,7 @@ type evaluator interface {
 func evalSnippet(ctx context.Context, s evaluator, src string, timeout time.Duration) evalLine {
 	if timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		ctx, cancel = manager.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	vals, terr := s.Eval(ctx, src)
