@@ -264,8 +264,8 @@ func TestApproverShowsTheRuleItRecords(t *testing.T) {
 // TestOutcome checks the line shown for a finished call, as the executor makes it from
 // the call's typed result (or its error).
 func TestOutcome(t *testing.T) {
-	exit := func(code int, timedOut bool) *builtin.ShellResult {
-		return &builtin.ShellResult{Result: &shell.Result{ExitCode: code, TimedOut: timedOut}}
+	exit := func(code int) *builtin.ShellResult {
+		return &builtin.ShellResult{Result: &shell.Result{ExitCode: code}}
 	}
 	for _, tc := range []struct {
 		call   agent.ToolCall
@@ -280,8 +280,8 @@ func TestOutcome(t *testing.T) {
 		{agent.ToolCall{Name: "list_dir", Args: map[string]any{"path": "."}}, &definitions.ListDirResult{Entries: make([]definitions.DirEntry, 2)}, "● list_dir . → 2 entries"},
 		{agent.ToolCall{Name: "glob", Args: map[string]any{"pattern": "**/*.go"}}, &definitions.FileList{Count: 1}, "● glob **/*.go → 1 file"},
 		{agent.ToolCall{Name: "search", Args: map[string]any{"query": "TODO"}}, &definitions.SearchResult{Count: 4}, "● search TODO → 4 matches"},
-		{agent.ToolCall{Name: "run_shell", Args: map[string]any{"command": "go test ./...\nmore"}}, exit(1, false), "● run_shell go test ./...… → exit 1"},
-		{agent.ToolCall{Name: "run_shell", Args: map[string]any{"cmd": []any{"ls", "-l"}}}, exit(0, true), "● run_shell ls -l → timed out"},
+		{agent.ToolCall{Name: "run_shell", Args: map[string]any{"command": "go test ./...\nmore"}}, exit(1), "● run_shell go test ./...… → exit 1"},
+		{agent.ToolCall{Name: "run_shell", Args: map[string]any{"cmd": []any{"ls", "-l"}}}, exit(0), "● run_shell ls -l → exit 0"},
 		{agent.ToolCall{Name: "run_tests"}, &builtin.RunTestsResult{Summary: &testrun.Summary{Passed: 5, Failed: 1}}, "● run_tests → 5 passed, 1 failed"},
 		{agent.ToolCall{Name: "run_tests"}, &builtin.RunTestsResult{Summary: &testrun.Summary{Passed: 36, Errors: 8}}, "● run_tests → 36 passed, 0 failed, 8 errors"},
 		{agent.ToolCall{Name: "move_file", Args: map[string]any{"source": "a"}}, &definitions.MoveFileResult{Destination: "b"}, "● move_file a → moved to b"},

@@ -113,13 +113,12 @@ func fenced(s string, max int) string {
 	return f + "\n" + strings.TrimSuffix(s, "\n") + "\n" + f
 }
 
-// shellOutput is what a note and the user see of a run_shell result.
+// shellOutput is what a note and the user see of a run_shell result, or of the details
+// of its error when the command did not finish (killed at its timeout, not started).
 type shellOutput struct {
 	ExitCode int    `json:"exit_code"`
 	Stdout   string `json:"stdout"`
 	Stderr   string `json:"stderr"`
-	TimedOut bool   `json:"timed_out"`
-	JobID    string `json:"job_id"`
 }
 
 // shell runs a command the user typed (!cmd) in the session's sandbox, shows its output
@@ -133,12 +132,22 @@ func (r *REPL) shell(ctx context.Context, cmd string) {
 	if !ok {
 		return
 	}
-	if !res.OK {
-		r.note(fmt.Sprintf("I tried to run `%s`; it failed: %s", cmd, outcome(res)))
-		return
-	}
 	var out shellOutput
-	_ = json.Unmarshal(res.Content, &out)
+	status := ""
+	if res.OK {
+		_ = json.Unmarshal(res.Content, &out)
+		status = fmt.Sprintf("exit %d", out.ExitCode)
+	} else {
+		var e struct {
+			Message string      `json:"message"`
+			Details shellOutput `json:"details"`
+		}
+		if json.Unmarshal(res.Content, &e) != nil || e.Details.Stdout+e.Details.Stderr == "" {
+			r.note(fmt.Sprintf("I tried to run `%s`; it failed: %s", cmd, outcome(res)))
+			return
+		}
+		out, status = e.Details, e.Message
+	}
 	text := out.Stdout
 	if out.Stderr != "" {
 		if text != "" && !strings.HasSuffix(text, "\n") {
@@ -151,10 +160,6 @@ func (r *REPL) shell(ctx context.Context, cmd string) {
 		if !strings.HasSuffix(text, "\n") {
 			fmt.Fprintln(r.Out)
 		}
-	}
-	status := fmt.Sprintf("exit %d", out.ExitCode)
-	if out.TimedOut {
-		status = "timed out"
 	}
 	note := fmt.Sprintf("I ran `%s` (%s)", cmd, status)
 	if text == "" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/jido-run/jido/policy"
+	"github.com/jido-run/jido/tools/definitions"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -172,6 +173,12 @@ func variantSession(t *testing.T, root string, approver *scripted) *Session {
 	return testSession(t, Config{Root: root, Permissions: perms, Approver: approver})
 }
 
+// ran reports whether a call ran: it has a result, or its program was not found on this
+// machine (tree, pytest), which the line being approved does not depend on.
+func ran(r ToolResult) bool {
+	return r.Error == nil || r.Error.Type == definitions.ProcessError && strings.Contains(r.Error.Message, "could not be started")
+}
+
 // approveAndProbe approves a.line with answer (AllowAlways or AllowSession), checks the
 // same line then runs without a question (after "always", in a new session that has only
 // the rule written to the config), and runs every variant with a Deny answer: each must be
@@ -183,7 +190,7 @@ func approveAndProbe(t *testing.T, a approvedLine, answer Answer) int {
 	s := variantSession(t, root, approver)
 	line := ToolCall{Name: "run_shell", Args: map[string]any{"command": a.line}}
 	r := s.Call(t.Context(), line)
-	require.Equal(t, "", errType(r), "the approved line runs: %+v", r.Error)
+	require.True(t, ran(r), "the approved line runs: %+v", r.Error)
 	require.Len(t, approver.seen, 1, "the first run is asked about")
 
 	config, err := os.ReadFile(filepath.Join(root, ".jido", "config.toml"))
@@ -198,7 +205,7 @@ func approveAndProbe(t *testing.T, a approvedLine, answer Answer) int {
 
 	approver.answers = []Answer{Deny} // were it asked again
 	r = s.Call(t.Context(), line)
-	require.Equal(t, "", errType(r), "the approved line runs again: %+v", r.Error)
+	require.True(t, ran(r), "the approved line runs again: %+v", r.Error)
 	require.Len(t, approver.seen, 1, "the approved line runs again without a question")
 
 	calls := variantCalls(a)

@@ -216,7 +216,7 @@ func grepText(r *definitions.SearchResult, _ *Call) any {
 }
 
 // bashText is a command's outcome as Claude Code shows it: its output, then what else
-// happened (exit code, timeout, sandbox notes).
+// happened (exit code, sandbox notes). A command killed at its timeout is an error.
 func bashText(r *builtin.ShellResult, _ *Call) any {
 	if r.Result == nil {
 		if r.JobID != "" {
@@ -229,9 +229,6 @@ func bashText(r *builtin.ShellResult, _ *Call) any {
 		out = strings.TrimLeft(out+"\n"+strings.TrimRight(r.Stderr, "\n"), "\n")
 	}
 	var notes []string
-	if r.TimedOut {
-		notes = append(notes, "Command timed out")
-	}
 	if r.ExitCode != 0 {
 		notes = append(notes, "Exit code "+strconv.Itoa(r.ExitCode))
 	}

@@ -209,6 +209,6 @@ func forgeTests(r *builtin.RunTestsResult, _ *Call) any {
 	for _, f := range r.Failures {
 		results = append(results, forgeTestResult{Name: f.Name, Result: "fail"})
 	}
-	passed := r.ExitCode != nil && *r.ExitCode == 0 && r.Failed == 0 && r.Errors == 0 && !r.TimedOut
+	passed := r.ExitCode != nil && *r.ExitCode == 0 && r.Failed == 0 && r.Errors == 0
 	return map[string]any{"passed": passed, "output": r.Report, "testResults": results}
 }

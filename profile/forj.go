@@ -15,6 +15,9 @@ var Forj = register(&Profile{
 	About:         "Forj's Emacs tool calls (seed 000): read_file, list_files, search, write_file, edit_region, run_shell, run_tests, multi_edit, glob, todo_write, task",
 	IgnoreUnknown: true,
 	SandboxError:  definitions.ValidationError,
+	// Seed 000's tools fail with file-, validation- or process-errors: a command or test run
+	// killed at its timeout is a process-error there.
+	ErrorTypes: map[string]string{definitions.TimeoutError: definitions.ProcessError},
 	Tools: append([]*Tool{
 		{Name: "read_file", Canonical: "read_file", Args: same("path", "max_bytes", "start_line", "end_line", "include_context"),
 			Fixed: map[string]any{"line_numbers": false},

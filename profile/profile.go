@@ -31,6 +31,9 @@ type Profile struct {
 	// SandboxError is the error type of a refusal by the sandbox (a path outside the root,
 	// a secret or protected file); "" keeps permission-error.
 	SandboxError string
+	// ErrorTypes renames the error types the dialect lacks to the one it reports them as
+	// (Forj's run_shell fails with process-error, a timeout included).
+	ErrorTypes map[string]string
 	// Envelope wraps every result and error the way the dialect's clients expect them
 	// (seed 001's {status, result, message}); nil keeps jido's {ok, result, error}.
 	Envelope Envelope
@@ -354,6 +357,11 @@ func (p *Profile) Error(t *Tool, e *definitions.ToolError) (*definitions.ToolErr
 	if p.SandboxError != "" && e.Type == definitions.PermissionError && e.Details["sandbox"] != nil {
 		mapped := *e
 		mapped.Type = p.SandboxError
+		e = &mapped
+	}
+	if typ, ok := p.ErrorTypes[e.Type]; ok {
+		mapped := *e
+		mapped.Type = typ
 		e = &mapped
 	}
 	if p.Envelope != nil {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -51,8 +52,8 @@ func sysProcAttr(ns, netns bool) *syscall.SysProcAttr {
 // sparesWork: the helper can wait as a spare (see spare.go).
 const sparesWork = true
 
-// helperMain confines the helper process and execs the command; it returns only on failure
-// (exit status 126, as a shell does for a command it cannot run).
+// helperMain confines the helper process and execs the command; it returns only on failure,
+// with a shell's exit status: 127 when the program is not found, 126 when it cannot run.
 func helperMain(arg string) int {
 	// Capabilities and no_new_privs are per thread: the thread that drops them must be the
 	// one that execs.
@@ -65,7 +66,10 @@ func helperMain(arg string) int {
 	default:
 		err = oneShot(s)
 	}
-	fmt.Fprintf(os.Stderr, "jido sandbox: %v\n", err)
+	fmt.Fprintf(os.Stderr, "%s%v\n", FailurePrefix, err)
+	if errors.Is(err, exec.ErrNotFound) {
+		return 127
+	}
 	return 126
 }
 

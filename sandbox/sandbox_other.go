@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -48,6 +49,9 @@ func helperMain(arg string) int {
 	if err == nil {
 		err = syscall.Exec(path, s.Argv, os.Environ())
 	}
-	fmt.Fprintf(os.Stderr, "jido sandbox: %v\n", err)
+	fmt.Fprintf(os.Stderr, "%s%v\n", FailurePrefix, err)
+	if errors.Is(err, exec.ErrNotFound) {
+		return 127
+	}
 	return 126
 }

@@ -56,6 +56,11 @@ var Isolates = sync.OnceValue(func() bool {
 	return cmd.Run() == nil
 })
 
+// FailurePrefix starts what the helper writes on a command's stderr when it could not start
+// the command (its program not found or not executable, the sandbox not set up); the
+// command's exit status is then a shell's: 127 for a program not found, else 126.
+const FailurePrefix = "jido sandbox: "
+
 // HelperName is the small helper binary that New prefers when it sits next to the running
 // executable (cmd/jido-sandbox).
 const HelperName = "jido-sandbox"

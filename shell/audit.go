@@ -138,14 +138,14 @@ var denial = sync.OnceValue(func() *regexp.Regexp {
 
 // sandboxNotes explains a failure that looks like the sandbox's doing (a denial, or the
 // memory limit), and says when the scan before the command did not cover the whole tree.
-func sandboxNotes(res *Result, sc Scan, oom bool) []string {
+func sandboxNotes(res *Result, sc Scan) []string {
 	var notes []string
 	if res.ExitCode != 0 && res.Sandbox.Confined && (denial().MatchString(res.Stderr) || denial().MatchString(res.Stdout)) {
 		notes = append(notes, "this may be the sandbox refusing: commands write only inside the project and $TMPDIR; "+
 			"protected paths (.git/config, .git/hooks, .git/info, .jido, .vscode, .idea, .envrc, shell rc files, and the config's protected list) are read-only; "+
 			"secret files read empty; there is no network unless allowed. If the command needs more, ask the user to run it outside jido")
 	}
-	if oom {
+	if res.OutOfMemory {
 		notes = append(notes, "the kernel killed the command for memory: the session's commands together may use the sandbox's memory limit, no more; use less (smaller inputs, fewer parallel jobs) or end other jobs")
 	}
 	if !sc.Complete {

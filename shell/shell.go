@@ -153,15 +153,17 @@ type Request struct {
 
 // Result is what a finished command did.
 type Result struct {
-	ExitCode   int                 `json:"exit_code"`
-	Stdout     string              `json:"stdout"`
-	Stderr     string              `json:"stderr"`
-	DurationMS int64               `json:"duration_ms"`
-	TimedOut   bool                `json:"timed_out"`
-	Truncated  bool                `json:"truncated"`
-	Sandbox    sandbox.Confinement `json:"sandbox"`
-	Files      map[string]string   `json:"output_files,omitempty"`  // stream -> root-relative file with its full output
-	Notes      []string            `json:"sandbox_notes,omitempty"` // what the sandbox refused or undid, and how to proceed
+	ExitCode   int    `json:"exit_code"`
+	Stdout     string `json:"stdout"`
+	Stderr     string `json:"stderr"`
+	DurationMS int64  `json:"duration_ms"`
+	TimedOut   bool   `json:"timed_out"`
+	// OutOfMemory says the kernel killed the command for the session's memory limit.
+	OutOfMemory bool                `json:"out_of_memory,omitempty"`
+	Truncated   bool                `json:"truncated"`
+	Sandbox     sandbox.Confinement `json:"sandbox"`
+	Files       map[string]string   `json:"output_files,omitempty"`  // stream -> root-relative file with its full output
+	Notes       []string            `json:"sandbox_notes,omitempty"` // what the sandbox refused or undid, and how to proceed
 }
 
 // ErrClosed is returned after Close.
@@ -340,7 +342,7 @@ wait:
 
 // result summarizes a finished process.
 func (pr *process) result() *Result {
-	res := &Result{ExitCode: exitCode(pr.p.Cmd, pr.err), DurationMS: time.Since(pr.start).Milliseconds(), Sandbox: pr.p.Confinement}
+	res := &Result{ExitCode: exitCode(pr.p.Cmd, pr.err), DurationMS: time.Since(pr.start).Milliseconds(), Sandbox: pr.p.Confinement, OutOfMemory: pr.p.OOMKilled}
 	var cutOut, cutErr bool
 	res.Stdout, cutOut = pr.stdout.text()
 	res.Stderr, cutErr = pr.stderr.text()
@@ -353,7 +355,7 @@ func (pr *process) result() *Result {
 			res.Files[stream] = o.path
 		}
 	}
-	res.Notes = append(append([]string(nil), pr.notes...), sandboxNotes(res, pr.scan, pr.p.OOMKilled)...)
+	res.Notes = append(append([]string(nil), pr.notes...), sandboxNotes(res, pr.scan)...)
 	return res
 }
 

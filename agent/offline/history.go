@@ -14,9 +14,8 @@ import (
 // (testrun.Summary, whose JSON the result inlines) and how it ran.
 type testsResult struct {
 	testrun.Summary
-	Command  []string `json:"command"`
-	DryRun   bool     `json:"dry_run"`
-	TimedOut bool     `json:"timed_out"`
+	Command []string `json:"command"`
+	DryRun  bool     `json:"dry_run"`
 }
 
 // history is what the provider reads from the conversation.

@@ -205,9 +205,6 @@ func renderTests(v testsResult, _ agent.ToolCall) string {
 	if v.DurationMS > 0 {
 		fmt.Fprintf(&b, " (%.1fs)", float64(v.DurationMS)/1000)
 	}
-	if v.TimedOut {
-		b.WriteString("\nThe run timed out.")
-	}
 	if len(v.Failures) > 0 {
 		b.WriteString("\nFailed:")
 	}

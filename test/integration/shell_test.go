@@ -122,8 +122,11 @@ func TestShellNetwork(t *testing.T) {
 
 func TestShellTimeoutKillsBackgroundChildren(t *testing.T) {
 	f := newShellFixture(t)
-	res, _ := f.shell(t, map[string]any{"command": "sleep 1000 & echo $! > bg.pid; wait", "timeout": 0.5})
-	assert.Equal(t, true, res["timed_out"], "%v", res)
+	raw, err := jsonString(map[string]any{"command": "sleep 1000 & echo $! > bg.pid; wait", "timeout": 0.5})
+	require.NoError(t, err)
+	e, _ := callError(t, "", "--root", f.root, "--yes", "run_shell", raw)
+	require.NotNil(t, e)
+	assert.Equal(t, true, e["details"].(map[string]any)["timed_out"], "%v", e)
 	data, err := os.ReadFile(filepath.Join(f.root, "bg.pid"))
 	require.NoError(t, err)
 	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))

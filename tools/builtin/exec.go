@@ -1,10 +1,12 @@
 package builtin
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -86,7 +88,41 @@ func (e *Exec) RunShell(ctx context.Context, p definitions.RunShellParams) (*She
 	}
 	res.Result = out
 	res.Redacted = e.redactStreams(&out.Stdout, &out.Stderr)
+	if terr := unfinished(out, req.Timeout); terr != nil {
+		return nil, terr.With("class", res.Class).With("stdout", out.Stdout).With("stderr", out.Stderr).With("truncated", out.Truncated)
+	}
 	return res, nil
+}
+
+// unfinished is the error of a command that did not run to its own end: killed when its
+// timeout struck (timeout-error), killed by the kernel for the session's memory, or whose
+// program could not be started (process-error), with its exit status and output files in
+// the details (the caller adds what it printed, redacted). A command that ended by itself
+// is no error, whatever its exit status: the result says it.
+func unfinished(out *shell.Result, timeout time.Duration) *definitions.ToolError {
+	var te *definitions.ToolError
+	if out.TimedOut {
+		timeout = min(cmp.Or(timeout, shell.DefaultTimeout), shell.MaxTimeout)
+		te = definitions.NewError(definitions.TimeoutError, "the command was killed when its timeout of %gs struck", timeout.Seconds()).
+			With("limit", "timeout").With("timeout_s", timeout.Seconds()).
+			Hint(fmt.Sprintf("If the command needs longer, raise `timeout` (the most is %d seconds)", int(shell.MaxTimeout.Seconds())))
+	} else if out.OutOfMemory {
+		te = definitions.NewError(definitions.ProcessError, "the kernel killed the command: the session's commands used all the memory the sandbox allows").
+			With("limit", "memory").Hint("Use less memory: smaller inputs, fewer parallel jobs, or end other background commands")
+	} else if why, ok := out.NotStarted(); ok {
+		te = definitions.NewError(definitions.ProcessError, "the command's program could not be started: %s", why).
+			Hint("Check the program's name and that it is installed: commands see the system's programs and the project's, without the network")
+	} else {
+		return nil
+	}
+	te.With("exit_code", out.ExitCode).With("duration_ms", out.DurationMS).With("timed_out", out.TimedOut)
+	if len(out.Files) > 0 {
+		te.With("output_files", out.Files)
+	}
+	if len(out.Notes) > 0 {
+		te.With("sandbox_notes", out.Notes)
+	}
+	return te
 }
 
 // JobStatus is the result of job_output and job_kill.
@@ -178,7 +214,6 @@ type RunTestsResult struct {
 	Runner   testrun.Runner       `json:"runner"`
 	Command  []string             `json:"command"`
 	ExitCode *int                 `json:"exit_code,omitempty"` // nil for a dry run
-	TimedOut bool                 `json:"timed_out,omitempty"`
 	Sandbox  *sandbox.Confinement `json:"sandbox,omitempty"`
 	Files    map[string]string    `json:"output_files,omitempty"`
 	Notes    []string             `json:"sandbox_notes,omitempty"` // what the sandbox refused or undid
@@ -233,9 +268,10 @@ func (e *Exec) RunTests(ctx context.Context, p definitions.RunTestsParams) (*Run
 			break
 		}
 		// The runner did not run: not a test result. Python falls back to the pytest
-		// module, then to unittest; other runners are an error saying what to install.
+		// module, then to unittest, unless the call named its runner; other runners are
+		// an error saying what to install.
 		next, ok := testrun.Fallback(plan, missing)
-		if !ok || len(p.Command) > 0 || tries >= 2 {
+		if !ok || len(p.Command) > 0 || tries >= 2 || (p.Runner != "" && next.Runner != plan.Runner) {
 			return nil, e.missingRunner(plan, missing, out, fallback)
 		}
 		note := missingWhat(missing) + ": ran " + strings.Join(next.Argv, " ") + " instead"
@@ -250,12 +286,15 @@ func (e *Exec) RunTests(ctx context.Context, p definitions.RunTestsParams) (*Run
 		sum.Failures[i].Message, _ = e.redactor().String(sum.Failures[i].Message)
 	}
 	res := &RunTestsResult{
-		Summary: &sum, Runner: plan.Runner, Command: plan.Argv, ExitCode: &out.ExitCode, TimedOut: out.TimedOut,
+		Summary: &sum, Runner: plan.Runner, Command: plan.Argv, ExitCode: &out.ExitCode,
 		Sandbox: &out.Sandbox, Files: out.Files, Notes: out.Notes,
 	}
 	if len(fallback) > 0 {
 		res.Fallback = fallback[len(fallback)-1]
 		sum.Report = res.Fallback + "\n" + sum.Report
+	}
+	if out.TimedOut || out.OutOfMemory { // a program that did not start is a missing runner, above
+		return nil, unfinished(out, seconds(p.Timeout)).With("runner", string(plan.Runner)).With("command", plan.Argv).With("summary", res.Summary)
 	}
 	return res, nil
 }

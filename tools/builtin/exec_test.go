@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/jido-run/jido/security"
@@ -37,4 +38,46 @@ func TestTooManyJobsIsAToolError(t *testing.T) {
 	require.NoError(t, err)
 	_, err = e.RunShell(t.Context(), bg)
 	assert.NoError(t, err, "job_kill freed a slot")
+}
+
+// TestUnfinishedCommandsAreErrors: a command killed at its timeout is a timeout-error and
+// one whose program cannot start a process-error, each with what it printed (redacted) in
+// its details; a command that ends by itself is a result, whatever its exit status.
+func TestUnfinishedCommandsAreErrors(t *testing.T) {
+	e := testExec(t, map[string]string{"notes.txt": "text\n"}, shell.Options{})
+	token := "ghp_" + strings.Repeat("a1B2", 9)
+	for _, tc := range []struct {
+		name   string
+		params definitions.RunShellParams
+		typ    string // "" for a result
+		stdout string
+		limit  string
+	}{
+		{"killed at its timeout", definitions.RunShellParams{Command: "echo partial " + token + "; sleep 30", Timeout: 0.5}, definitions.TimeoutError, "partial [REDACTED", "timeout"},
+		{"a missing program", definitions.RunShellParams{Cmd: []string{"no-such-program-jido"}}, definitions.ProcessError, "", ""},
+		{"a missing program on a command line", definitions.RunShellParams{Command: "echo before; no-such-program-jido"}, definitions.ProcessError, "before", ""},
+		{"a file that is no program", definitions.RunShellParams{Cmd: []string{"./notes.txt"}}, definitions.ProcessError, "", ""},
+		{"a failing command", definitions.RunShellParams{Command: "echo out; exit 3"}, "", "out", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := e.RunShell(t.Context(), tc.params)
+			if tc.typ == "" {
+				require.NoError(t, err)
+				assert.Equal(t, 3, res.ExitCode)
+				assert.Equal(t, tc.stdout+"\n", res.Stdout)
+				return
+			}
+			var te *definitions.ToolError
+			require.ErrorAs(t, err, &te)
+			assert.Equal(t, tc.typ, te.Type, te.Message)
+			assert.Contains(t, te.Details["stdout"], tc.stdout)
+			assert.NotContains(t, te.Details["stdout"], token)
+			assert.Contains(t, te.Details, "exit_code")
+			if tc.limit != "" {
+				assert.Equal(t, tc.limit, te.Details["limit"])
+				assert.Equal(t, true, te.Details["timed_out"])
+			}
+			assert.NotEmpty(t, te.Recovery)
+		})
+	}
 }

@@ -16,8 +16,6 @@ func (r *ShellResult) Outcome() string {
 		return "would run (" + r.Class + ")"
 	case r.Result == nil:
 		return "done"
-	case r.TimedOut:
-		return "timed out"
 	}
 	return fmt.Sprintf("exit %d", r.ExitCode)
 }
@@ -60,9 +58,6 @@ func (r *RunTestsResult) Outcome() string {
 		if n := r.Errors - r.BuildErrors; n > 0 {
 			out += ", " + definitions.Count(n, "error")
 		}
-	}
-	if r.TimedOut {
-		out = "timed out: " + out
 	}
 	if r.Fallback != "" {
 		what, _, _ := strings.Cut(r.Fallback, " is not installed")

@@ -49,7 +49,6 @@ func TestRunTestsOutcome(t *testing.T) {
 		{"fallback", RunTestsResult{Summary: &testrun.Summary{Passed: 2, Failed: 1, Total: 3, Parsed: true}, Runner: testrun.Unittest,
 			Fallback: "pytest is not installed (no pytest module for python3): ran python3 -m unittest discover instead"},
 			"2 passed, 1 failed (unittest: pytest not installed)"},
-		{"timed out", RunTestsResult{Summary: &testrun.Summary{Passed: 1, Errors: 1, Parsed: true}, TimedOut: true}, "timed out: 1 passed, 0 failed, 1 error"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,4 +101,25 @@ func TestRunTestsPytestFallback(t *testing.T) {
 	assert.Equal(t, 1, res.Failed, res.Report)
 	assert.Contains(t, res.Outcome(), "pytest not installed")
 	t.Logf("%s: %s", res.Outcome(), res.Report)
+}
+
+// TestRunTestsForcedRunnerIsNotReplaced: run_tests with runner "pytest" where pytest is
+// missing (neither the command nor python3's module) is an error naming the install, not
+// a run of unittest that finds nothing and reports success.
+func TestRunTestsForcedRunnerIsNotReplaced(t *testing.T) {
+	bin := t.TempDir()
+	// A python3 without pytest: it says so as Python does.
+	fake := "#!/bin/sh\nif [ \"$1\" = -m ] && [ \"$2\" = pytest ]; then echo \"$0: No module named pytest\" >&2; exit 1; fi\necho 'Ran 0 tests'; exit 0\n"
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "python3"), []byte(fake), 0o755))
+	t.Setenv("PATH", bin)
+	e := testExec(t, map[string]string{"pytest.ini": "[pytest]\n", "test_a.py": "def test_a():\n    pass\n"}, shell.Options{ReadOnly: []string{bin}})
+	_, err := e.RunTests(t.Context(), definitions.RunTestsParams{Runner: "pytest"})
+	var te *definitions.ToolError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, definitions.ProcessError, te.Type)
+	assert.Contains(t, te.Message, "pytest is not installed")
+	assert.Contains(t, te.Recovery[0], "pip install pytest")
+	tried, _ := te.Details["tried"].([]string)
+	require.Len(t, tried, 1, "the pytest module was tried, unittest was not")
+	assert.Contains(t, tried[0], "ran python3 -m pytest")
 }
