@@ -196,3 +196,45 @@ func TestMetaTimeoutCutsACommand(t *testing.T) {
 	assert.Equal(t, definitions.TimeoutError, res.Error.Type, "%+v", res.Error)
 	assert.Less(t, time.Since(start), 4*time.Second)
 }
+
+// TestSessionCwd: Config.Cwd (and WithCwd per session) is the working directory of calls
+// and evals that name none; a meta.cwd of the call wins; a cwd outside the root or
+// missing is refused at Open.
+func TestSessionCwd(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "sub", "deeper"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "sub", "a.txt"), []byte("in sub\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("at the root\n"), 0o644))
+	m, err := New(Config{Root: root, Cwd: "sub"})
+	require.NoError(t, err)
+	t.Cleanup(func() { m.Close() })
+	content := func(res ToolResult) string {
+		require.True(t, res.OK, "%+v", res.Error)
+		var out struct{ Content, Path string }
+		require.NoError(t, res.Decode(&out))
+		return out.Path + ": " + out.Content
+	}
+
+	s, err := m.Open(t.Context(), "")
+	require.NoError(t, err)
+	read := ToolCall{Name: "read_file", Args: map[string]any{"path": "a.txt", "line_numbers": false}}
+	assert.Equal(t, "sub/a.txt: in sub\n", content(s.Call(t.Context(), read)))
+	read.Meta.Cwd = "."
+	assert.Equal(t, "a.txt: at the root\n", content(s.Call(t.Context(), read)), "meta.cwd wins")
+	vals, terr := s.Eval(t.Context(), `return jido.read_file{path = "a.txt"}.path`)
+	require.Nil(t, terr)
+	assert.Equal(t, []any{"sub/a.txt"}, vals)
+
+	other, err := m.Open(t.Context(), "", WithCwd("sub/deeper"))
+	require.NoError(t, err)
+	res := other.Call(t.Context(), ToolCall{Name: "list_dir"})
+	require.True(t, res.OK)
+	var listing struct{ Path string }
+	require.NoError(t, res.Decode(&listing))
+	assert.Equal(t, "sub/deeper", listing.Path)
+
+	for _, bad := range []string{"../elsewhere", "missing", "a.txt"} {
+		_, err := m.Open(t.Context(), "", WithCwd(bad))
+		assert.Error(t, err, bad)
+	}
+}

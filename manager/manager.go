@@ -57,7 +57,11 @@ type WebConfig struct {
 
 // Config configures a Manager.
 type Config struct {
-	Root        string           // the project root of sessions that do not name one (WithRoot)
+	Root string // the project root of sessions that do not name one (WithRoot)
+	// Cwd is the working directory, inside Root, of the calls of Root's sessions that name
+	// none (meta.cwd): where the user stands, for a front started in a subdirectory of the
+	// project. "" is the root; WithCwd sets another per session.
+	Cwd         string
 	Limits      runtime.Limits   // per-call Lua limits (zero fields: defaults)
 	Policy      *security.Policy // secret and protected paths (nil: defaults); Permissions' protected globs are added
 	MaxFileSize int64            // read/write cap in bytes (0: 10 MiB)
@@ -241,6 +245,9 @@ func (m *Manager) Open(_ context.Context, id string, opts ...SessionOption) (*Se
 	o := sessionOptions{profile: m.cfg.Profile, role: m.cfg.Role}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	if o.root == "" && o.cwd == "" {
+		o.cwd = m.cfg.Cwd
 	}
 	if id == "" {
 		id = newID()

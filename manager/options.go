@@ -29,7 +29,14 @@ type sessionOptions struct {
 	state *SessionState // WithState: what the session starts with
 	// buffers the session's buffer tools act on (WithBuffers); nil: its own, in memory
 	buffers buffers.Buffers
+	cwd     string // WithCwd: the working directory of calls without a meta.cwd
 }
+
+// WithCwd makes dir, a directory inside the root, the working directory of the session's
+// calls and evals that name none (meta.cwd): where the user stands in the project, for a
+// front started in a subdirectory. Open refuses a dir that is not a directory inside the
+// root.
+func WithCwd(dir string) SessionOption { return func(o *sessionOptions) { o.cwd = dir } }
 
 // WithBuffers makes the session's buffer tools act on b (a live editor's buffers, say)
 // instead of buffers of its own in memory; a session saved with its state then carries

@@ -119,6 +119,7 @@ func (r ToolResult) Decode(v any) error {
 type Session struct {
 	id           string
 	conversation string // WithConversation's, else id
+	cwd          string // WithCwd's, canonical and root-relative ("" for the root)
 	m            *Manager
 	p            *project
 	vm           sessionVM        // a runtime.VM, or a worker's client (Config.Isolation)
@@ -193,6 +194,12 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	}
 	s = &Session{id: id, conversation: conversation, m: m, p: p, vm: vm, shell: sh, plan: pl, gate: gate, board: board, reads: reads, bufs: bufs, events: newEventLog(o.events)}
 	s.dialect.init(o)
+	cwd, terr := s.callDir(o.cwd)
+	if terr != nil {
+		vm.Close()
+		return nil, terr
+	}
+	s.cwd = cwd
 	s.lastUsed.Store(time.Now().UnixNano())
 	if gate != nil {
 		gate.record = func(e Event) { // runs inside a call, under s.mu
@@ -403,6 +410,8 @@ func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.Too
 			return nil, terr
 		}
 		ctx = builtin.WithCallDir(ctx, dir)
+	} else if s.cwd != "" {
+		ctx = builtin.WithCallDir(ctx, s.cwd)
 	}
 	args := call.Args
 	if args == nil {
@@ -468,6 +477,9 @@ func (s *Session) Eval(ctx context.Context, src string) ([]any, *definitions.Too
 	s.callID, s.ownCall, s.nested, s.inside = "eval-"+strconv.Itoa(s.calls), "", 0, s.inside[:0]
 	ctx, cancel, _ := bounded(ctx, 0)
 	defer cancel()
+	if s.cwd != "" {
+		ctx = builtin.WithCallDir(ctx, s.cwd)
+	}
 	vals, err := s.vm.Call(ctx, "=eval", src)
 	if err != nil {
 		return nil, failure(ctx, err)

@@ -169,7 +169,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // sessionFlags are the flags of every command that opens a session.
 type sessionFlags struct {
-	root    string
+	root    projectRoot
 	yes     bool
 	events  string
 	network bool
@@ -208,7 +208,7 @@ func (f *sessionFlags) register(fs *flag.FlagSet) {
 // the web, more Lua tools (all jido forge takes: its agents' roles, mode and profile are
 // Forge's).
 func (f *sessionFlags) registerProject(fs *flag.FlagSet) {
-	fs.StringVar(&f.root, "root", ".", "project root directory")
+	registerRoot(fs, &f.root)
 	fs.BoolVar(&f.network, "allow-network", false, "let commands (run_shell, run_tests) reach the network")
 	fs.Var(&f.tools, "tools", "a directory of Lua tools (*.lua) to load too; repeatable")
 	fs.Var(&f.webAllow, "web-allow", "a host (docs.corp, *.corp), address or network (10.1.0.0/16) web_fetch may reach although it is not public; repeatable")
@@ -266,7 +266,7 @@ func (f *sessionFlags) rootSetup(root string) (manager.RootSetup, error) {
 // by rootSetup. It returns the manager, the root's policy engine, and done, which closes the
 // manager and the event file.
 func (f *sessionFlags) openManager(approver manager.Approver, longLived, agent bool) (*manager.Manager, *policy.Engine, func(), error) {
-	setup, err := f.rootSetup(f.root)
+	setup, err := f.rootSetup(f.root.dir)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -279,7 +279,7 @@ func (f *sessionFlags) openManager(approver manager.Approver, longLived, agent b
 		return nil, nil, nil, err
 	}
 	cfg := manager.Config{
-		Root: f.root, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Profile: prof, Approver: approver,
+		Root: f.root.dir, Cwd: f.root.cwd, GitExcludes: userExcludes(), Network: f.network, Yes: f.yes, Role: f.role, Profile: prof, Approver: approver,
 		Permissions: setup.Permissions, JournalDir: setup.JournalDir, OpenRoot: f.rootSetup,
 		ToolDirs: append(userToolDirs(), f.tools...), SweepTemps: longLived, WarmShell: agent,
 		Limits: runtime.Limits{MaxMemory: uint64(f.callMemory) << 20}, Isolation: f.isolation, WorkerMemory: int64(f.workerMemory) << 20,
@@ -373,6 +373,11 @@ func parseArgs(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(append(append(flags, "--"), positional...)); err != nil {
 		name := strings.TrimPrefix(fs.Name(), "jido ")
 		return fmt.Errorf("%w\n%s\nRun 'jido %s --help' for its flags.", err, usageLine(name), name)
+	}
+	if f := fs.Lookup("root"); f != nil {
+		if r, ok := f.Value.(*projectRoot); ok {
+			r.locate()
+		}
 	}
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 func TestParseCall(t *testing.T) {
 	o, err := parseCall([]string{"--root", "/p", "--yes", "read_file", `{"path":"a"}`}, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, "/p", o.root)
+	assert.Equal(t, "/p", o.root.dir)
 	assert.True(t, o.yes)
 	assert.Equal(t, "read_file", o.tool)
 	assert.Equal(t, `{"path":"a"}`, o.args)
@@ -25,7 +25,7 @@ func TestParseCall(t *testing.T) {
 	o, err = parseCall([]string{"list_dir"}, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "{}", o.args, "arguments default to an empty object")
-	assert.Equal(t, ".", o.root)
+	assert.Equal(t, locatedRoot(t), o.root.dir, "the project around the working directory")
 
 	for _, bad := range [][]string{{}, {"a", "b", "c"}, {"--nope", "x"}} {
 		_, err := parseCall(bad, io.Discard)

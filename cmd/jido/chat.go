@@ -216,7 +216,7 @@ func banner(a *agent.Agent, notice, root string) string {
 // transcript directory, beside its journal, outside the root) with what a resumed one
 // holds: the conversation and its todos and tasks.
 func (o *chatOptions) openTranscript() (*chat.Transcript, chat.Saved, string, func() error, error) {
-	dir, err := projectState(o.root, "transcripts")
+	dir, err := projectState(o.root.dir, "transcripts")
 	if err != nil {
 		return nil, chat.Saved{}, "", nil, err
 	}

@@ -44,6 +44,7 @@ func parseForge(argv []string, stderr io.Writer) (*forgeOptions, error) {
 	if err := parseArgs(fs, argv); err != nil {
 		return nil, err
 	}
+	o.root.cwd = "" // the agents work on the whole repository
 	if fs.NArg() == 0 {
 		return nil, fmt.Errorf("forge needs an action: plan \"GOAL\", run [RUN_ID], status [RUN_ID] or events [RUN_ID]")
 	}
@@ -107,7 +108,7 @@ func runForge(argv []string, stdout, stderr io.Writer) int {
 // forgeConfig is the Forge's configuration from the flags: the model of every agent (one
 // that talks to a model: Forge's agents are models), and the base of their sessions.
 func (o *forgeOptions) forgeConfig(ctx context.Context, log io.Writer) (forge.Config, error) {
-	perms, err := loadPermissions(o.root, "")
+	perms, err := loadPermissions(o.root.dir, "")
 	if err != nil {
 		return forge.Config{}, err
 	}
@@ -120,7 +121,7 @@ func (o *forgeOptions) forgeConfig(ctx context.Context, log io.Writer) (forge.Co
 		return forge.Config{}, err
 	}
 	return forge.Config{
-		Repo: o.root,
+		Repo: o.root.dir,
 		Provider: func(ctx context.Context, role string) (agent.Provider, error) {
 			p, _, err := o.providerFlags.open(ctx, nil)
 			if err == nil && o.textProtocol {

@@ -33,7 +33,7 @@ func TestHelpOfEveryCommand(t *testing.T) {
 	var out bytes.Buffer
 	run([]string{"rules", "--help"}, nil, &out, io.Discard)
 	assert.Contains(t, out.String(), "  --revoke ID\n      remove the rule with this id")
-	assert.Contains(t, out.String(), `(default ".")`)
+	assert.Contains(t, out.String(), "  --root DIR\n      the project root (default: the project around the current directory")
 	assert.NotContains(t, out.String(), "--allow-network", "rules has no session flags")
 	out.Reset()
 	run([]string{"call", "--help"}, nil, &out, io.Discard)
@@ -65,7 +65,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 	o, err := parseCall([]string{"read_file", `{"path":"a"}`, "--yes", "--root", "/p", "--timeout=2s"}, io.Discard)
 	require.NoError(t, err)
 	assert.True(t, o.yes)
-	assert.Equal(t, "/p", o.root)
+	assert.Equal(t, "/p", o.root.dir)
 	assert.Equal(t, "read_file", o.tool)
 	assert.Equal(t, `{"path":"a"}`, o.args)
 	assert.Equal(t, 2.0, o.meta.Timeout)

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -72,7 +71,8 @@ func parseMCP(args []string, stderr io.Writer) (*mcpOptions, error) {
 	default:
 		return nil, fmt.Errorf("--isolation must be worker or process, got %q", o.isolation)
 	}
-	fs.Visit(func(f *flag.Flag) { o.rootSet = o.rootSet || f.Name == "root" })
+	o.rootSet = o.root.given
+	o.root.cwd = "" // a client names paths from the root, wherever the server started
 	switch {
 	case o.http != "" && o.socket != "":
 		return nil, errors.New("--http and --socket exclude each other: serve on one of them")

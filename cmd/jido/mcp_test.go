@@ -15,20 +15,21 @@ import (
 )
 
 func TestParseMCP(t *testing.T) {
+	here := locatedRoot(t)
 	cases := []struct {
 		name    string
 		args    []string
 		want    mcpOptions // the fields checked: root, rootSet, http, httpAny, socket, yes, mode, role
 		wantErr string
 	}{
-		{name: "stdio defaults", args: nil, want: mcpOptions{sessionFlags: sessionFlags{root: "."}}},
+		{name: "stdio defaults", args: nil, want: mcpOptions{sessionFlags: sessionFlags{root: projectRoot{dir: here}}}},
 		{name: "root given", args: []string{"--root", "/p", "--yes", "--mode", "plan", "--role", "reader"},
-			want: mcpOptions{sessionFlags: sessionFlags{root: "/p", yes: true, mode: "plan", role: "reader"}, rootSet: true}},
-		{name: "loopback", args: []string{"--http", "127.0.0.1:8765"}, want: mcpOptions{sessionFlags: sessionFlags{root: "."}, http: "127.0.0.1:8765"}},
-		{name: "localhost", args: []string{"--http", "localhost:0"}, want: mcpOptions{sessionFlags: sessionFlags{root: "."}, http: "localhost:0"}},
-		{name: "ipv6 loopback", args: []string{"--http", "[::1]:9000"}, want: mcpOptions{sessionFlags: sessionFlags{root: "."}, http: "[::1]:9000"}},
+			want: mcpOptions{sessionFlags: sessionFlags{root: projectRoot{dir: "/p"}, yes: true, mode: "plan", role: "reader"}, rootSet: true}},
+		{name: "loopback", args: []string{"--http", "127.0.0.1:8765"}, want: mcpOptions{sessionFlags: sessionFlags{root: projectRoot{dir: here}}, http: "127.0.0.1:8765"}},
+		{name: "localhost", args: []string{"--http", "localhost:0"}, want: mcpOptions{sessionFlags: sessionFlags{root: projectRoot{dir: here}}, http: "localhost:0"}},
+		{name: "ipv6 loopback", args: []string{"--http", "[::1]:9000"}, want: mcpOptions{sessionFlags: sessionFlags{root: projectRoot{dir: here}}, http: "[::1]:9000"}},
 		{name: "any address allowed", args: []string{"--http", "0.0.0.0:8765", "--http-any"},
-			want: mcpOptions{sessionFlags: sessionFlags{root: "."}, http: "0.0.0.0:8765", httpAny: true}},
+			want: mcpOptions{sessionFlags: sessionFlags{root: projectRoot{dir: here}}, http: "0.0.0.0:8765", httpAny: true}},
 		{name: "all interfaces", args: []string{"--http", ":8765"}, wantErr: "not a loopback address"},
 		{name: "unspecified", args: []string{"--http", "0.0.0.0:8765"}, wantErr: "not a loopback address"},
 		{name: "lan address", args: []string{"--http", "192.168.1.5:8765"}, wantErr: "not a loopback address"},
@@ -36,7 +37,7 @@ func TestParseMCP(t *testing.T) {
 		{name: "no port", args: []string{"--http", "127.0.0.1"}, wantErr: "host:port"},
 		{name: "http-any alone", args: []string{"--http-any"}, wantErr: "--http-any needs --http"},
 		{name: "socket", args: []string{"--socket", "/run/user/1000/jido.sock", "--root", "/p"},
-			want: mcpOptions{sessionFlags: sessionFlags{root: "/p"}, rootSet: true, socket: "/run/user/1000/jido.sock"}},
+			want: mcpOptions{sessionFlags: sessionFlags{root: projectRoot{dir: "/p"}}, rootSet: true, socket: "/run/user/1000/jido.sock"}},
 		{name: "socket and http", args: []string{"--socket", "jido.sock", "--http", "127.0.0.1:8765"}, wantErr: "--http and --socket exclude each other"},
 		{name: "socket and any http", args: []string{"--http", "0.0.0.0:8765", "--http-any", "--socket", "jido.sock"}, wantErr: "--http and --socket exclude each other"},
 		{name: "socket with http-any", args: []string{"--socket", "jido.sock", "--http-any"}, wantErr: "--http-any needs --http"},
@@ -53,7 +54,7 @@ func TestParseMCP(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			assert.Equal(t, c.want.root, o.root)
+			assert.Equal(t, c.want.root.dir, o.root.dir)
 			assert.Equal(t, c.want.rootSet, o.rootSet)
 			assert.Equal(t, c.want.http, o.http)
 			assert.Equal(t, c.want.httpAny, o.httpAny)

@@ -64,7 +64,7 @@ const offlineNotice = "No GEMINI_API_KEY set: jido runs offline, answering with 
 // tools; notice is what the user should be told (offline mode chosen for want of a key,
 // once per terminal session).
 func (o *chatOptions) newAgent(ctx context.Context, exec *chat.Executor, s *manager.Session) (*agent.Agent, string, error) {
-	perms, err := loadPermissions(o.root, "")
+	perms, err := loadPermissions(o.root.dir, "")
 	if err != nil {
 		return nil, "", err
 	}
@@ -73,7 +73,7 @@ func (o *chatOptions) newAgent(ctx context.Context, exec *chat.Executor, s *mana
 	if err != nil {
 		return nil, "", err
 	}
-	if notice != "" && !noticeDue(o.root) {
+	if notice != "" && !noticeDue(o.root.dir) {
 		notice = ""
 	}
 	if o.textProtocol {
@@ -85,12 +85,12 @@ func (o *chatOptions) newAgent(ctx context.Context, exec *chat.Executor, s *mana
 		// (nor a system prompt).
 		o.offer = func(s *manager.Session) []agent.ToolSpec { return agent.Names(s.CanonicalTools()) }
 		exec.Canonical = true
-		return &agent.Agent{Provider: p, Exec: exec, Tools: o.offer(s), System: fmt.Sprintf(systemPrompt, o.rootPath())}, notice, nil
+		return &agent.Agent{Provider: p, Exec: exec, Tools: o.offer(s), System: o.systemPrompt()}, notice, nil
 	}
 	a := &agent.Agent{Provider: p, Tools: o.offer(s)}
 	o.instructions = instructions.New(sessionReader(exec), instructions.DefaultBudget)
 	o.instructions.LoadRoot(ctx)
-	base := fmt.Sprintf(systemPrompt, o.rootPath())
+	base := o.systemPrompt()
 	a.System = base + o.instructions.Prompt()
 	// The files a call names bring their directories' instruction files into the prompt,
 	// from the next request on.
@@ -102,13 +102,22 @@ func (o *chatOptions) newAgent(ctx context.Context, exec *chat.Executor, s *mana
 	return a, notice, nil
 }
 
-// rootPath is the project root as the system prompt names it.
+// rootPath is the project root as the system prompt names it: absolute.
 func (o *chatOptions) rootPath() string {
-	if o.root != "." {
-		return o.root
+	if root, err := filepath.Abs(o.root.dir); err == nil {
+		return root
 	}
-	root, _ := os.Getwd()
-	return root
+	return o.root.dir
+}
+
+// systemPrompt is the prompt's part that says where the model works: the project, and the
+// directory the user stands in when it is not the root.
+func (o *chatOptions) systemPrompt() string {
+	p := fmt.Sprintf(systemPrompt, o.rootPath())
+	if o.root.cwd != "" {
+		p += fmt.Sprintf(" The user works in its directory %s: relative paths you pass resolve from there (results still name paths from the root).", o.root.cwd)
+	}
+	return p
 }
 
 // sessionReader reads instruction files through the current session of exec, as the

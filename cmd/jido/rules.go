@@ -14,7 +14,7 @@ import (
 
 // rulesOptions are the parsed arguments of `jido rules`.
 type rulesOptions struct {
-	root   string
+	root   projectRoot
 	revoke string // the id of a rule to remove ("" for none)
 	json   bool   // print JSON rather than a table
 }
@@ -23,7 +23,7 @@ type rulesOptions struct {
 func parseRules(args []string, stderr io.Writer) (*rulesOptions, error) {
 	o := &rulesOptions{}
 	fs := newFlagSet("rules", stderr)
-	fs.StringVar(&o.root, "root", ".", "project root directory")
+	registerRoot(fs, &o.root)
 	fs.StringVar(&o.revoke, "revoke", "", "remove the rule with this id (from its config file)")
 	fs.BoolVar(&o.json, "json", false, "print the mode and the rules as one JSON object, for scripts")
 	if err := parseArgs(fs, args); err != nil {
@@ -44,7 +44,7 @@ func runRules(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jido rules: %v\n", err)
 		return exitUsage
 	}
-	engine, err := loadPermissions(o.root, "")
+	engine, err := loadPermissions(o.root.dir, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "jido rules: %v\n", err)
 		return exitUsage

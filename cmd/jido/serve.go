@@ -31,6 +31,7 @@ func parseServe(argv []string, stderr io.Writer) (*serveOptions, error) {
 	if err := parseArgs(fs, argv); err != nil {
 		return nil, err
 	}
+	o.root.cwd = "" // the editor names paths from the root, wherever it started jido
 	switch {
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("serve takes no arguments, got %q", fs.Args())

@@ -376,7 +376,7 @@ func (f *sessionFlags) withNamedSession(cmd, name string, stderr io.Writer, fn f
 	var store *sessionStore
 	open := func(ctx context.Context, m *manager.Manager) (*manager.Session, error) {
 		var err error
-		if store, err = openSessionStore(ctx, f.root, name, stderr); err != nil {
+		if store, err = openSessionStore(ctx, f.root.dir, name, stderr); err != nil {
 			return nil, err
 		}
 		state, err := store.load(stderr)

@@ -56,12 +56,13 @@ func runTrust(argv []string, stdout, stderr io.Writer) int {
 // parseTrust parses the arguments of `jido trust`: the project root.
 func parseTrust(args []string, stderr io.Writer) (string, error) {
 	fs := newFlagSet("trust", stderr)
-	root := fs.String("root", ".", "project root directory")
+	var root projectRoot
+	registerRoot(fs, &root)
 	if err := parseArgs(fs, args); err != nil {
 		return "", err
 	}
 	if fs.NArg() != 0 {
 		return "", fmt.Errorf("trust takes no arguments, got %q", fs.Args())
 	}
-	return *root, nil
+	return root.dir, nil
 }
