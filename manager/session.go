@@ -323,6 +323,7 @@ func (s *Session) CallCanonical(ctx context.Context, call ToolCall) ToolResult {
 	res.Result, res.Error = s.run(ctx, call)
 	res.Result = typedResult(call.Name, res.Result)
 	res.Result, res.Note = s.capValue(res.Result)
+	res.Error = s.capError(res.Error)
 	res.OK = res.Error == nil
 	if emitResult != nil {
 		emitResult(res.Result, res.Error)
@@ -482,12 +483,33 @@ func (s *Session) Eval(ctx context.Context, src string) ([]any, *definitions.Too
 	}
 	vals, err := s.vm.Call(ctx, "=eval", src)
 	if err != nil {
-		return nil, failure(ctx, err)
+		return nil, s.capError(failure(ctx, err))
 	}
 	for i := range vals {
 		vals[i], _ = s.capValue(vals[i]) // the cut shows in the value itself
 	}
 	return vals, nil
+}
+
+// capError keeps an error leaving the session within Config.MaxResultBytes of JSON, as
+// capValue does a result: a snippet or a user's tool may raise or return an error table
+// of any size. The cut error keeps its type; what was cut is said in details.truncated.
+func (s *Session) capError(e *definitions.ToolError) *definitions.ToolError {
+	if e == nil {
+		return nil
+	}
+	data, err := json.Marshal(e)
+	if err != nil || len(data) <= s.m.cfg.MaxResultBytes {
+		return e
+	}
+	capped, note := jsoncap.Cap(data, s.m.cfg.MaxResultBytes)
+	var out definitions.ToolError
+	if json.Unmarshal(capped, &out) != nil || out.Type != e.Type {
+		// Too many keys to keep the error's shape (jsoncap's last resort): its type and
+		// message, without details or hints.
+		out = definitions.ToolError{Type: e.Type, Message: strings.ToValidUTF8(e.Message[:min(len(e.Message), 4096)], "")}
+	}
+	return out.With("truncated", note)
 }
 
 // capValue keeps a value leaving the session within Config.MaxResultBytes of JSON: a
