@@ -28,35 +28,16 @@ You are one agent of Forge, a multi-agent coding system, working in a confined c
 const walkthroughNote = "\n\nWhen your work is done, call emit_walkthrough with a summary, the decisions you made and the files you touched, then answer with a one-line summary."
 
 // runAgent runs one agent of sc's role in a session rooted at sc.dir until it answers,
-// and returns its answer. Its session speaks the forge profile with its role's tools and
-// the Forge tools bound to sc; every call runs (seed 002: no confirmation step), still
-// confined to its root and sandboxed; the run's artifacts are read-only to its file and
-// shell tools (only the Forge tools write them), and its events go to the run's log of
-// agent events.
+// and returns its answer. Its session is open's; its events go to the run's log of agent
+// events.
 func (f *Forge) runAgent(ctx context.Context, sc *scope, prompt string) (string, error) {
 	id := agentID(sc.role, sc.taskID, sc.attempt)
 	f.logf("%s: started in %s", id, sc.dir)
-	cfg := f.cfg.Session
-	cfg.Root, cfg.Profile, cfg.Role, cfg.Tools, cfg.Yes = sc.dir, profile.Forge, sc.role, sc.Tools(), true
-	if cfg.Permissions == nil {
-		cfg.Permissions = policy.New(policy.ModeYolo)
-	}
-	pol := security.DefaultPolicy()
-	if cfg.Policy != nil {
-		pol = *cfg.Policy
-	}
-	pol.Protected = append(pol.Protected, "artifacts", "artifacts/**")
-	cfg.Policy = &pol
-	cfg.Events = f.agentEvents
-	m, err := manager.New(cfg)
+	m, s, err := f.open(ctx, sc, id)
 	if err != nil {
 		return "", err
 	}
 	defer m.Close()
-	s, err := m.Open(ctx, id)
-	if err != nil {
-		return "", err
-	}
 	p, err := f.cfg.Provider(ctx, sc.role)
 	if err != nil {
 		return "", err
@@ -77,6 +58,44 @@ func (f *Forge) runAgent(ctx context.Context, sc *scope, prompt string) (string,
 	f.event(store.Event{Type: "agent.end", Task: sc.taskID, Attempt: sc.attempt, Data: data})
 	f.logf("%s: ended: %s", id, firstLine(cmp.Or(answer, fmt.Sprint(err))))
 	return answer, err
+}
+
+// open opens the session id for sc: rooted at sc.dir, speaking the forge profile with
+// sc's role's tools and the Forge tools bound to sc; every call runs (seed 002: no
+// confirmation step), still confined to its root and sandboxed. The run's artifacts are
+// read-only to its file and shell tools (only the Forge tools write them). In a task's
+// worktree its commands may read what git needs there (gitops.Repo.SandboxReads), and
+// nothing of the repository's git directory is writable to them.
+func (f *Forge) open(ctx context.Context, sc *scope, id string) (*manager.Manager, *manager.Session, error) {
+	cfg := f.cfg.Session
+	cfg.Root, cfg.Profile, cfg.Role, cfg.Tools, cfg.Yes = sc.dir, profile.Forge, sc.role, sc.Tools(), true
+	if cfg.Permissions == nil {
+		cfg.Permissions = policy.New(policy.ModeYolo)
+	}
+	pol := security.DefaultPolicy()
+	if cfg.Policy != nil {
+		pol = *cfg.Policy
+	}
+	pol.Protected = append(pol.Protected, "artifacts", "artifacts/**")
+	cfg.Policy = &pol
+	if sc.dir != f.repo.Dir() {
+		reads, err := f.repo.SandboxReads(sc.dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg.SandboxReadOnly = append(slices.Clone(cfg.SandboxReadOnly), reads...)
+	}
+	cfg.Events = f.agentEvents
+	m, err := manager.New(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := m.Open(ctx, id)
+	if err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	return m, s, nil
 }
 
 // event appends e to the run's log; a failure to log is reported, not fatal.

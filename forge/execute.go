@@ -25,6 +25,9 @@ func (f *Forge) Plan(ctx context.Context, goal string) error {
 	if err := f.openAgentEvents(); err != nil {
 		return err
 	}
+	if err := f.excludeArtifacts(); err != nil {
+		return err
+	}
 	sc := &scope{f: f, role: "captain", dir: f.repo.Dir()}
 	if _, err := f.runAgent(ctx, sc, fmt.Sprintf(captainPrompt, goal)); err != nil {
 		return err
@@ -51,6 +54,9 @@ const maxAttempts = 2
 // would.
 func (f *Forge) Execute(ctx context.Context) error {
 	if err := f.openAgentEvents(); err != nil {
+		return err
+	}
+	if err := f.excludeArtifacts(); err != nil {
 		return err
 	}
 	dag, err := f.run.ReadDAG()

@@ -121,6 +121,15 @@ func (f *Forge) openAgentEvents() error {
 	return nil
 }
 
+// excludeArtifacts makes git ignore the run's directory, artifacts/<runId>/, so that the
+// run leaves the user's git status as it found it. The store stays in the project, where
+// seed 002 puts it and users read it; only this run's directory is excluded, so a
+// project's own artifacts/ (and a task's files there) are still seen by git.
+func (f *Forge) excludeArtifacts() error {
+	_, err := f.repo.Exclude("/artifacts/"+f.run.ID()+"/", "jido forge run "+f.run.ID()+": its artifacts")
+	return err
+}
+
 // lockedWriter serializes the writes of the agents running at once.
 type lockedWriter struct {
 	mu sync.Mutex

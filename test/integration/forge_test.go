@@ -121,9 +121,11 @@ func TestForgeEndToEnd(t *testing.T) {
 	require.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
 	runID := strings.TrimPrefix(strings.TrimSpace(r.stdout), "run ")
 	require.FileExists(t, filepath.Join(dir, "artifacts", runID, "dag.json"))
+	assert.Empty(t, gitOut(t, dir, "status", "--porcelain", "--untracked-files=all"), "the run's artifacts are not the user's changes")
 
 	r = forgeCmd("run", runID)
 	require.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	assert.Empty(t, gitOut(t, dir, "status", "--porcelain", "--untracked-files=all"), "the run leaves git status as it found it")
 
 	for _, f := range []string{"a.txt", "b.txt", "c.txt"} {
 		assert.FileExists(t, filepath.Join(dir, f))
