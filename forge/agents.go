@@ -3,6 +3,8 @@ package forge
 import (
 	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -24,8 +26,11 @@ import (
 const systemPrompt = `Forge %s agent, task %s, run %s.
 You are one agent of Forge, a multi-agent coding system, working in a confined copy of the project (paths are relative to its root; nothing outside it can be reached). Use your tools to do your task; when you are done, answer with a short summary.`
 
-// agentTurnsNote asks a task agent for its walkthrough.
-const walkthroughNote = "\n\nWhen your work is done, call emit_walkthrough with a summary, the decisions you made and the files you touched, then answer with a one-line summary."
+// walkthroughNote tells a task agent how its attempt is judged (see the package
+// documentation): its walkthrough is its report that the work is done.
+const walkthroughNote = `
+
+Git works read-only in your worktree (status, diff, log, show); Forge commits your files on your branch when you finish. When your work is done, call emit_walkthrough with a summary, the decisions you made and the files you touched (with nothingToChange: true if the task needed no change), then answer with a one-line summary. If you cannot do the task, do not call emit_walkthrough: answer with what stopped you.`
 
 // runAgent runs one agent of sc's role in a session rooted at sc.dir until it answers,
 // and returns its answer. Its session is open's; its events go to the run's log of agent
@@ -138,32 +143,77 @@ func (f *Forge) prepare(taskID string, attempt int) (*gitops.Prepared, error) {
 }
 
 // runTask runs one attempt of a task: its branch and worktree, its agent, the commit of
-// its work. It returns the agent's answer.
-func (f *Forge) runTask(ctx context.Context, task *store.Task, attempt int) (string, error) {
+// its work, the check of its tests. It returns why the attempt failed, by the rule of the
+// package documentation; nil when it is done.
+func (f *Forge) runTask(ctx context.Context, task *store.Task, attempt int) error {
 	return f.runTaskSteps(ctx, task, attempt, 0)
 }
 
 // runTaskSteps is runTask with the agent's round trips bounded by maxSteps too (0: the
 // Config's alone): spawn_agent's config.
-func (f *Forge) runTaskSteps(ctx context.Context, task *store.Task, attempt, maxSteps int) (string, error) {
+func (f *Forge) runTaskSteps(ctx context.Context, task *store.Task, attempt, maxSteps int) error {
 	prep, err := f.prepare(task.ID, attempt)
 	if err != nil {
-		return "", err
+		return err
 	}
 	sc := &scope{f: f, role: roleOf(task.Type), taskID: task.ID, attempt: attempt, dir: prep.Dir, maxSteps: maxSteps}
 	doc, err := f.run.ReadTask(task.ID)
 	if err != nil {
-		return "", err
+		return err
 	}
 	prompt := fmt.Sprintf("Your task (%s, attempt %d, on branch %s):\n\n%s%s", task.ID, attempt, prep.Branch, doc, walkthroughNote)
-	answer, err := f.runAgent(ctx, sc, prompt)
+	answer, agentErr := f.runAgent(ctx, sc, prompt)
+	// Whatever the verdict, the attempt's work stays on its branch, for whoever looks into it.
+	_, changed, commitErr := f.repo.CommitAll(prep.Dir, fmt.Sprintf("forge: %s attempt %d\n\n%s", task.ID, attempt, cmp.Or(answer, "(no answer)")))
+	switch {
+	case agentErr != nil:
+		return fmt.Errorf("the agent failed: %w", agentErr)
+	case sc.walkthrough == nil:
+		return fmt.Errorf("the agent ended without emit_walkthrough, its report of finished work; it said: %q", firstLine(answer))
+	case commitErr != nil:
+		return fmt.Errorf("its work could not be committed: %w", commitErr)
+	case !changed && !sc.walkthrough.NothingToChange:
+		return errors.New("the agent changed nothing, and its walkthrough does not say nothingToChange")
+	case task.Tests != "":
+		return f.checkTests(ctx, sc, task.Tests)
+	}
+	return nil
+}
+
+// checkTests runs a task's tests command in the attempt's worktree, sandboxed as its agent
+// was, and returns why it failed when it did not exit 0 (or could not say).
+func (f *Forge) checkTests(ctx context.Context, sc *scope, command string) error {
+	m, s, err := f.open(ctx, sc, agentID("tests", sc.taskID, sc.attempt))
 	if err != nil {
-		return answer, err
+		return err
 	}
-	if _, _, err := f.repo.CommitAll(prep.Dir, fmt.Sprintf("forge: %s attempt %d\n\n%s", task.ID, attempt, answer)); err != nil {
-		return answer, err
+	defer m.Close()
+	res := s.CallCanonical(ctx, manager.ToolCall{Name: "run_shell", Args: map[string]any{"command": command, "timeout": 600}})
+	if res.Error != nil {
+		return fmt.Errorf("the task's tests (%s) did not run: %s", command, res.Error.Message)
 	}
-	return answer, nil
+	var out struct {
+		ExitCode *int   `json:"exit_code"`
+		Stdout   string `json:"stdout"`
+		Stderr   string `json:"stderr"`
+	}
+	data, err := json.Marshal(res.Result)
+	if err == nil {
+		err = json.Unmarshal(data, &out)
+	}
+	switch {
+	case err != nil || out.ExitCode == nil:
+		return fmt.Errorf("the task's tests (%s) said nothing of how they ended", command)
+	case *out.ExitCode != 0:
+		return fmt.Errorf("the task's tests (%s) failed with exit code %d: %s", command, *out.ExitCode, lastLine(cmp.Or(out.Stderr, out.Stdout)))
+	}
+	return nil
+}
+
+// lastLine is the last non-empty line of s.
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	return s[strings.LastIndexByte(s, '\n')+1:]
 }
 
 // roleOf is the forge role of a task type: "1" is type1, "refinery" the Refinery.
@@ -200,7 +250,7 @@ func (f *Forge) spawn(ctx context.Context, sc *scope, p SpawnAgentParams) (*Spaw
 	child := *task
 	child.Type = typ
 	steps, _ := p.Config["maxSteps"].(float64) // a JSON number
-	_, err = f.runTaskSteps(ctx, &child, attempt, int(steps))
+	err = f.runTaskSteps(ctx, &child, attempt, int(steps))
 	res := &SpawnAgentResult{AgentID: agentID(role, task.ID, attempt), Status: "DONE"}
 	res.Branch, _ = gitops.BranchName(task.ID, attempt)
 	res.SandboxID, _ = gitops.WorktreePath(f.cfg.WorktreeDir, task.ID, attempt)

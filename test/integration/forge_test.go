@@ -126,6 +126,7 @@ func TestForgeEndToEnd(t *testing.T) {
 	r = forgeCmd("run", runID)
 	require.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
 	assert.Empty(t, gitOut(t, dir, "status", "--porcelain", "--untracked-files=all"), "the run leaves git status as it found it")
+	assert.Regexp(t, `(?m)^C\s+1\s+MERGED\s+1\s+forge/C/1\s+A,B\s+write c.txt\s*$`, r.stdout, "run ends with its summary")
 
 	for _, f := range []string{"a.txt", "b.txt", "c.txt"} {
 		assert.FileExists(t, filepath.Join(dir, f))
