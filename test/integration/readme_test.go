@@ -98,6 +98,9 @@ type readmeEnv struct {
 	bin  string   // GOBIN: where go install puts the binaries
 	env  []string // added to the test's environment
 	fake *openaitest.Server
+
+	forgeDir string   // the repository of the Forge lines (made by setUpForge)
+	forgeEnv []string // their environment: a config naming their model
 }
 
 // readmeCase is how the test runs one command line of the README and checks that it does
@@ -113,9 +116,11 @@ type readmeCase struct {
 	ready  *regexp.Regexp
 	// check checks the run's outcome (exit status 0 unless it says otherwise).
 	check func(t *testing.T, e *readmeEnv, r readmeRun)
-	// skip says why the line is not run here, and what runs it instead; the check
-	// then proves that claim.
+	// skip says why the line is not run here, and what runs it instead.
 	skip string
+	// forge runs the line in a git repository of its own, with a model behind Forge's
+	// agents named in the user's config ([model]), as the README says to give one.
+	forge bool
 }
 
 // readmeCases are the command lines of the README, by their text.
@@ -304,10 +309,34 @@ var readmeCases = map[string]readmeCase{
 	`jido eval --profile forge -e 'return jido.call("read", {path = "go.mod", range = {1, 3}})'`: {
 		check: func(t *testing.T, e *readmeEnv, r readmeRun) { assert.Contains(t, r.stdout, "module github.com/jido-run/jido") },
 	},
-	`jido forge plan "add a /health endpoint with tests"`: {skip: forgeCovered},
-	`jido forge run`:    {skip: forgeCovered},
-	`jido forge status`: {skip: forgeCovered},
-	`jido forge events`: {skip: forgeCovered},
+	`jido forge plan "add a /health endpoint with tests"`: {
+		forge: true,
+		check: func(t *testing.T, e *readmeEnv, r readmeRun) {
+			assert.Regexp(t, `^run \S+\n$`, r.stdout)
+			assert.Empty(t, gitOut(t, e.forgeDir, "status", "--porcelain", "--untracked-files=all"), "the run's artifacts are no change of the user's")
+		},
+	},
+	`jido forge run`: {
+		forge: true,
+		check: func(t *testing.T, e *readmeEnv, r readmeRun) {
+			assert.Regexp(t, `(?m)^A\s+1\s+MERGED`, r.stdout, "it ends with its summary")
+			assert.FileExists(t, filepath.Join(e.forgeDir, "health.go"), "merged into the current branch")
+			assert.FileExists(t, filepath.Join(e.forgeDir, "health_test.go"))
+		},
+	},
+	`jido forge status`: {
+		forge: true,
+		check: func(t *testing.T, e *readmeEnv, r readmeRun) {
+			assert.Regexp(t, `(?m)^B\s+1\s+MERGED`, r.stdout)
+		},
+	},
+	`jido forge events`: {
+		forge: true,
+		check: func(t *testing.T, e *readmeEnv, r readmeRun) {
+			assert.Contains(t, r.stdout, `"type":"task.status"`)
+			assert.Contains(t, r.stdout, `"tool":"emit_walkthrough"`)
+		},
+	},
 	`jido mcp --http 127.0.0.1:8765 --root ~/src/project`: {
 		rewrite: func(e *readmeEnv, line string) string {
 			return strings.NewReplacer("8765", e.port(), "~/src/project", e.dir).Replace(line)
@@ -357,9 +386,6 @@ var readmeCases = map[string]readmeCase{
 // mcpListening is what jido mcp --http prints once it listens: its address and its token.
 var mcpListening = regexp.MustCompile(`(http://127\.0\.0\.1:\d+/mcp)[\s\S]*Bearer ([0-9a-f]{32,})`)
 
-// forgeCovered says where the README's forge lines run: a Forge run needs a model behind
-// every agent, which TestForgeEndToEnd scripts.
-const forgeCovered = "a Forge run needs a model for its agents: TestForgeEndToEnd runs jido forge plan, run, status and events against a scripted one"
 
 // TestREADMECommands runs every command line of README.md, in order, in a copy of the
 // repository with jido installed, and checks that each does what the README says; a line
@@ -505,6 +531,10 @@ func (e *readmeEnv) run(t *testing.T, line string, c readmeCase) {
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
 	cmd := exec.CommandContext(ctx, "bash", "-c", cmdline)
 	cmd.Dir, cmd.Env = e.dir, append(os.Environ(), e.env...)
+	if c.forge {
+		e.setUpForge(t)
+		cmd.Dir, cmd.Env = e.forgeDir, append(cmd.Env, e.forgeEnv...)
+	}
 	cmd.Stdin = strings.NewReader(c.stdin)
 	start := time.Now()
 	defer func() { t.Logf("%v\t%s", time.Since(start).Round(time.Millisecond), line) }()
@@ -545,6 +575,46 @@ func (e *readmeEnv) run(t *testing.T, line string, c readmeCase) {
 	case <-time.After(2 * time.Minute):
 		t.Fatalf("the server started by %s said nothing", cmdline)
 	}
+}
+
+// setUpForge makes, once, the repository the README's Forge lines run in, and a fake model
+// behind its agents, one script each, named in a config of the user's: the Captain plans
+// a handler and its test as two tasks, each task's agent writes its file and reports, the
+// Refinery merges both.
+func (e *readmeEnv) setUpForge(t *testing.T) {
+	t.Helper()
+	if e.forgeDir != "" {
+		return
+	}
+	e.forgeDir = forgeRepo(t)
+	task := func(id, title string, deps ...string) string {
+		d, _ := json.Marshal(deps)
+		doc := "---\nid: " + id + "\ntype: 1\ndependencies: " + string(d) + "\ntitle: " + title + "\n---\n" + title + ".\n"
+		arg, _ := json.Marshal(map[string]string{"taskId": id, "content": doc})
+		return string(arg)
+	}
+	work := func(file, content string) openaitest.Step {
+		arg, _ := json.Marshal(map[string]string{"path": file, "content": content})
+		return calls("write", string(arg), "emit_walkthrough", `{"walkthrough":{"summary":"wrote `+file+`","filesTouched":["`+file+`"]}}`)
+	}
+	srv := openaitest.NewRoutedServer(routeForge, map[string][]openaitest.Step{
+		"captain:-": {
+			calls("create_spec", `{"filename":"health.md","content":"# /health\nA handler and its test.\n"}`,
+				"create_task", task("A", "write the /health handler"), "create_task", task("B", "write its test"),
+				"set_dag", `{"dag":{"tasks":[{"id":"A","dependencies":[]},{"id":"B","dependencies":[]}]}}`),
+			answer("Planned two tasks."),
+		},
+		"type1:A": {work("health.go", "package main\n"), answer("A done.")},
+		"type1:B": {work("health_test.go", "package main\n"), answer("B done.")},
+		"refinery:-": {
+			calls("merge_branches", `{"sourceBranches":["forge/A/1","forge/B/1"],"targetBranch":"main"}`),
+			answer("Merged."),
+		},
+	})
+	t.Cleanup(srv.Close)
+	config := t.TempDir()
+	writeTree(t, config, map[string]string{"jido/config.toml": "[model]\nprovider = \"openai\"\nname = \"fake\"\nbase_url = \"" + srv.BaseURL() + "\"\n"})
+	e.forgeEnv = []string{"XDG_CONFIG_HOME=" + config}
 }
 
 // checkTOML loads a TOML block as a config file of jido's.
