@@ -132,7 +132,7 @@ func (w *Walker) Walk(ctx context.Context, dir string, opts Options, visit func(
 // in it. For listings of one directory (list_dir); walks build theirs on the way.
 func (w *Walker) Ignored(dir string) func(name string, isDir bool) bool {
 	wk := &walk{root: w.root}
-	m := wk.enter(w.matcher(dir, false, wk), dir, nil)
+	m := wk.enter(w.matcher(dir, false, wk), dir, dir, nil)
 	return func(name string, isDir bool) bool { return m.Ignored(join(dir, name), isDir) }
 }
 
@@ -151,10 +151,10 @@ func (w *Walker) matcher(dir string, off bool, wk *walk) *ignore.Matcher {
 		if part == "." {
 			break
 		}
-		m = wk.enter(m, parent, nil)
+		m = wk.enter(m, parent, parent, nil)
 		parent = join(parent, part)
 	}
-	return wk.enter(m, parent, nil)
+	return wk.enter(m, parent, parent, nil)
 }
 
 // walk is the state of one Walk.
@@ -218,7 +218,7 @@ func (wk *walk) dir(open, show string, depth int, m *ignore.Matcher, link bool) 
 	wk.dirs.Add(1)
 	defer d.Close()
 	if m != nil {
-		m = wk.enter(m, show, entries)
+		m = wk.enter(m, show, open, entries)
 	}
 	slices.SortFunc(entries, func(a, b security.TreeEntry) int { return strings.Compare(a.Name, b.Name) })
 	for _, e := range entries {
@@ -322,22 +322,23 @@ func (wk *walk) statLink(target string) (security.TreeInfo, error) {
 	return security.TreeInfo{Size: info.Size(), ModTime: info.ModTime(), Mode: info.Mode()}, nil
 }
 
-// enter adds the ignore files of directory dir (those its entries list, or both when
-// entries is nil) to m.
-func (wk *walk) enter(m *ignore.Matcher, dir string, entries []security.TreeEntry) *ignore.Matcher {
+// enter adds the ignore files of directory show (those its entries list, or both when
+// entries is nil) to m. open is its canonical path, where they are read; show the path
+// reported, where they apply (they differ below a followed symlink).
+func (wk *walk) enter(m *ignore.Matcher, show, open string, entries []security.TreeEntry) *ignore.Matcher {
 	var git, jido []byte
 	for _, name := range []string{GitIgnore, JidoIgnore} {
 		if entries != nil && !slices.ContainsFunc(entries, func(e security.TreeEntry) bool { return e.Name == name && e.Type.IsRegular() }) {
 			continue
 		}
-		data := wk.readSmall(join(dir, name))
+		data := wk.readSmall(join(open, name))
 		if name == GitIgnore {
 			git = data
 		} else {
 			jido = data
 		}
 	}
-	rel := dir
+	rel := show
 	if rel == "." {
 		rel = ""
 	}

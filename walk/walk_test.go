@@ -170,6 +170,17 @@ func TestWalkSymlinks(t *testing.T) {
 		paths(t, w, ".", Options{FollowSymlinks: true}), "links out of the root, dangling links and loops are dropped")
 }
 
+// TestWalkReadsIgnoreFilesBelowFollowedSymlinks: below a followed symlink the ignore
+// files are read where they are (in the link's target), and apply to the paths reported.
+func TestWalkReadsIgnoreFilesBelowFollowedSymlinks(t *testing.T) {
+	_, root := makeTree(t, map[string]string{"root/real/.gitignore": "*.log\n", "root/real/a.go": "a", "root/real/b.log": "b"},
+		map[string]string{"root/link": "real"})
+	stats, err := New(root, nil).Walk(t.Context(), ".", Options{FollowSymlinks: true}, func(Entry) error { return nil })
+	require.NoError(t, err)
+	assert.Zero(t, stats.Unreadable, "the link's .gitignore is read in its target")
+	assert.Equal(t, []string{"link/a.go@", "real/a.go"}, paths(t, New(root, nil), ".", Options{FollowSymlinks: true}))
+}
+
 func TestWalkStopsEarly(t *testing.T) {
 	_, root := makeTree(t, ignoreTree, nil)
 	w := New(root, nil)
