@@ -369,7 +369,7 @@ var readmeCases = map[string]readmeCase{
 	"curl --unix-socket $XDG_RUNTIME_DIR/jido.sock http://jido/mcp -H 'Content-Type: application/json' \\\n  -H 'Accept: application/json, text/event-stream' \\\n  -d '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"curl\",\"version\":\"1\"}}}'": {
 		check: func(t *testing.T, e *readmeEnv, r readmeRun) { assert.Contains(t, r.stdout, `"serverInfo"`) },
 	},
-	`go tool gotestsum -- -race -count=1 ./...`: {
+	`go tool gotestsum -- -race -count=1 -timeout 30m ./...`: {
 		skip: "the test command runs this test: .ci/run runs it as written",
 	},
 	`go run ./test/bench/findbench -rounds 11`: {
@@ -393,6 +393,7 @@ var mcpListening = regexp.MustCompile(`(http://127\.0\.0\.1:\d+/mcp)[\s\S]*Beare
 // the README are checked too: its TOML loads as a config, its JSON parses, its Lua tool
 // loads.
 func TestREADMECommands(t *testing.T) {
+	t.Parallel()
 	testenv.Program(t, "git")
 	e := newReadmeEnv(t)
 	seen := map[string]bool{}
@@ -419,7 +420,7 @@ func TestREADMECommands(t *testing.T) {
 		assert.True(t, seen[line], "readmeCases has a line README.md no longer has:\n%s", line)
 	}
 	if ci, err := os.ReadFile(filepath.Join(repoRoot(t), ".ci", "run")); assert.NoError(t, err) {
-		assert.Contains(t, string(ci), "go tool gotestsum -- -race -count=1 ./...", "CI runs the README's test command")
+		assert.Contains(t, string(ci), "go tool gotestsum -- -race -count=1 -timeout 30m ./...", "CI runs the README's test command")
 	}
 }
 
