@@ -304,10 +304,14 @@ var readmeCases = map[string]readmeCase{
 		check: func(t *testing.T, e *readmeEnv, r readmeRun) { assert.Contains(t, r.stdout, `"file_read"`) },
 	},
 	`jido call --profile claude Read '{"file_path": "go.mod"}'`: {
-		check: func(t *testing.T, e *readmeEnv, r readmeRun) { assert.Contains(t, r.stdout, "module github.com/jido-run/jido") },
+		check: func(t *testing.T, e *readmeEnv, r readmeRun) {
+			assert.Contains(t, r.stdout, "module github.com/jido-run/jido")
+		},
 	},
 	`jido eval --profile forge -e 'return jido.call("read", {path = "go.mod", range = {1, 3}})'`: {
-		check: func(t *testing.T, e *readmeEnv, r readmeRun) { assert.Contains(t, r.stdout, "module github.com/jido-run/jido") },
+		check: func(t *testing.T, e *readmeEnv, r readmeRun) {
+			assert.Contains(t, r.stdout, "module github.com/jido-run/jido")
+		},
 	},
 	`jido forge plan "add a /health endpoint with tests"`: {
 		forge: true,
@@ -385,7 +389,6 @@ var readmeCases = map[string]readmeCase{
 
 // mcpListening is what jido mcp --http prints once it listens: its address and its token.
 var mcpListening = regexp.MustCompile(`(http://127\.0\.0\.1:\d+/mcp)[\s\S]*Bearer ([0-9a-f]{32,})`)
-
 
 // TestREADMECommands runs every command line of README.md, in order, in a copy of the
 // repository with jido installed, and checks that each does what the README says; a line
