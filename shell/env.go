@@ -1,8 +1,6 @@
 package shell
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -28,9 +26,11 @@ var validEnvName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // baseEnv is the environment every command starts from: the host's, without credentials,
 // with HOME and TMPDIR in the command's private temp dir, Go's build cache in the
 // project's private one (goCache; the user's own is never shared, since a command could
-// plant an executable there that the user's next go run would start), and the other
-// toolchain homes pinned to where they are on the host.
-func baseEnv(host []string, tmp, goCache string) []string {
+// plant an executable there that the user's next go run would start) with goCacheProg, the
+// cache program that fills it from the user's ("" for none; never the user's own program,
+// which could write to a cache the user shares), and the other toolchain homes pinned to
+// where they are on the host.
+func baseEnv(host []string, tmp, goCache, goCacheProg string) []string {
 	get := func(k string) string {
 		for _, kv := range host {
 			if name, v, ok := strings.Cut(kv, "="); ok && name == k {
@@ -50,7 +50,7 @@ func baseEnv(host []string, tmp, goCache string) []string {
 	for _, kv := range host {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
-		case IsSecretVar(name), name == "HOME", name == "TMPDIR", name == "TMP", name == "TEMP", name == "OLDPWD", name == "PWD", name == "GOCACHE":
+		case IsSecretVar(name), name == "HOME", name == "TMPDIR", name == "TMP", name == "TEMP", name == "OLDPWD", name == "PWD", name == "GOCACHE", name == "GOCACHEPROG":
 			continue
 		}
 		delete(pinned, name) // set on the host: keep the host's value
@@ -61,20 +61,10 @@ func baseEnv(host []string, tmp, goCache string) []string {
 			env = append(env, k+"="+v)
 		}
 	}
-	return append(env, "GOCACHE="+goCache, "HOME="+tmp, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp, "JIDO_SANDBOX=1")
-}
-
-// projectGoCache returns the project's private Go build cache, outside the project in the
-// user's cache directory, made if missing: kept across sessions (so the standard library
-// is built once per project), shared with no other project and never with the user.
-func projectGoCache(rootPath string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
+	if goCacheProg != "" {
+		env = append(env, "GOCACHEPROG="+goCacheProg)
 	}
-	sum := sha256.Sum256([]byte(rootPath))
-	dir := filepath.Join(base, "jido", "gocache", hex.EncodeToString(sum[:8]))
-	return dir, os.MkdirAll(dir, 0o700)
+	return append(env, "GOCACHE="+goCache, "HOME="+tmp, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp, "JIDO_SANDBOX=1")
 }
 
 // safeGitKeys matches the user's git settings that commands get (as git lists them, lower
