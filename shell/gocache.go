@@ -1,8 +1,6 @@
 package shell
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 
@@ -45,8 +43,7 @@ func projectGoCache(key string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256([]byte(key))
-	dir := filepath.Join(base, "jido", "gocache", hex.EncodeToString(sum[:8]))
+	dir := filepath.Join(base, "jido", "gocache", shortHash(key))
 	return dir, os.MkdirAll(dir, 0o700)
 }
 

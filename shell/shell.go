@@ -43,6 +43,7 @@ type Runner struct {
 	sb       *sandbox.Sandbox
 	goCache  *goCache
 	tmp      string   // the session's private temp dir (host path)
+	release  func()   // releases tmp's path once it is removed (sessionTemp)
 	base     []string // the base environment
 	shell    string   // bash, or sh when bash is absent
 	maxJobs  int
@@ -78,12 +79,13 @@ const (
 
 // New makes a runner with its private temp dir.
 func New(o Options) (*Runner, error) {
-	tmp, err := os.MkdirTemp("", "jido-session-")
+	tmp, release, err := sessionTemp(o.Root.Path())
 	if err != nil {
 		return nil, err
 	}
 	fail := func(err error) (*Runner, error) {
 		os.RemoveAll(tmp)
+		release()
 		return nil, err
 	}
 	gc, err := openGoCache(cmp.Or(o.BuildCacheKey, o.Root.Path()), tmp)
@@ -102,7 +104,7 @@ func New(o Options) (*Runner, error) {
 		sh = "sh"
 	}
 	pruneOutputs(o.Root, OutputMaxAge) // one directory listing: cheap enough to do inline
-	return &Runner{root: o.Root, sb: sb, goCache: gc, tmp: tmp, base: baseEnv(os.Environ(), tmp, gc.dir, gc.program(sb.Helper())), shell: sh, jobs: map[string]*Job{},
+	return &Runner{root: o.Root, sb: sb, goCache: gc, tmp: tmp, release: release, base: baseEnv(os.Environ(), tmp, gc.dir, gc.program(sb.Helper())), shell: sh, jobs: map[string]*Job{},
 		maxJobs: cmp.Or(o.MaxJobs, DefaultMaxJobs), lifetime: cmp.Or(o.JobLifetime, DefaultJobLifetime)}, nil
 }
 
@@ -391,7 +393,9 @@ func (r *Runner) Close() error {
 	}
 	r.sb.Close()
 	r.goCache.close()
-	return os.RemoveAll(r.tmp)
+	err := os.RemoveAll(r.tmp)
+	r.release()
+	return err
 }
 
 // Lazy makes a session's Runner on first use, so that sessions that never run a command

@@ -239,6 +239,34 @@ for req in [b"../../../etc/passwd\n", b"%s\n" % (b"0" * 64), b"\xff" * 100000, b
     print(s.recv(200))
 `
 
+// TestTestResultsAreCachedAcrossSessions: a project's second go test, in a new session,
+// reuses the first's result for a test that reads TMPDIR (os.TempDir), as it does outside:
+// the session's temp dir keeps its path. The user's Go build cache is the real one here,
+// only read.
+func TestTestResultsAreCachedAcrossSessions(t *testing.T) {
+	requireLandlock(t)
+	testenv.Program(t, "go")
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.mod":      "module example.com/tmp\n\ngo 1.24\n",
+		"tmp_test.go": "package tmp\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestTempDir(t *testing.T) {\n\tif _, err := os.Stat(os.TempDir()); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n",
+	})
+	user, err := exec.Command("go", "env", "GOCACHE").Output()
+	require.NoError(t, err)
+	env := []string{"GOCACHE=" + strings.TrimSpace(string(user)), "XDG_CACHE_HOME=" + filepath.Join(t.TempDir(), "xdg")}
+	run := func() string {
+		raw, err := jsonString(map[string]any{"command": "go test ./... 2>&1", "timeout": 300})
+		require.NoError(t, err)
+		r := runJidoIn(t, "", env, "", "call", "--root", root, "--yes", "run_shell", raw)
+		res, _ := decodeJSON(t, r.stdout)["result"].(map[string]any)
+		require.NotNil(t, res, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+		require.Equal(t, float64(0), res["exit_code"], "%v", res)
+		return fmt.Sprint(res["stdout"])
+	}
+	assert.NotContains(t, run(), "(cached)")
+	assert.Contains(t, run(), "(cached)", "the second session reuses the result")
+}
+
 // noSysAdminMode makes the test binary exec the command of argvEnv (JSON) without
 // CAP_SYS_ADMIN, which a root process needs to make namespaces: jido's sandbox then
 // confines its commands with Landlock alone.
