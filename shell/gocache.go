@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/jido-run/jido/gocache"
@@ -21,7 +20,7 @@ const goCacheSocket = ".jido-gocache.sock"
 
 // openGoCache makes the private Go build cache of key and starts its server in tmp.
 func openGoCache(key, tmp string) (*goCache, error) {
-	dir, err := projectGoCache(key)
+	dir, err := projectCache("gocache", key)
 	if err != nil {
 		return nil, err
 	}
@@ -33,18 +32,6 @@ func openGoCache(key, tmp string) (*goCache, error) {
 		}
 	}
 	return c, nil
-}
-
-// projectGoCache returns the private Go build cache of key (a project root, or what the
-// worktrees of one repository share), outside the project in the user's cache directory,
-// made if missing: kept across sessions, shared with no other key and never with the user.
-func projectGoCache(key string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	dir := filepath.Join(base, "jido", "gocache", shortHash(key))
-	return dir, os.MkdirAll(dir, 0o700)
 }
 
 // sockets are the sockets commands connect to: the server's, if any.

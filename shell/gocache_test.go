@@ -26,11 +26,8 @@ func userCaches(t *testing.T) string {
 // goEnv runs env in r and returns the command's GOCACHE and GOCACHEPROG.
 func goEnv(t *testing.T, r *Runner) (cache, prog string) {
 	t.Helper()
-	res, err := r.Run(t.Context(), Request{Command: `printf '%s\n%s\n' "$GOCACHE" "$GOCACHEPROG"`})
-	require.NoError(t, err)
-	lines := strings.Split(res.Stdout, "\n")
-	require.Len(t, lines, 3, res.Stdout+res.Stderr)
-	return lines[0], lines[1]
+	env := commandEnv(t, r)
+	return env["GOCACHE"], env["GOCACHEPROG"]
 }
 
 // TestCommandsGetThePrivateCacheAndItsProgram: GOCACHE is the private cache of the key and

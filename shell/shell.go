@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -88,15 +89,24 @@ func New(o Options) (*Runner, error) {
 		release()
 		return nil, err
 	}
-	gc, err := openGoCache(cmp.Or(o.BuildCacheKey, o.Root.Path()), tmp)
+	key := cmp.Or(o.BuildCacheKey, o.Root.Path())
+	env, caches, err := toolEnv(key, o.Network)
+	if err != nil {
+		return fail(fmt.Errorf("making the project's private caches: %w", err))
+	}
+	gc, err := openGoCache(key, tmp)
 	if err != nil {
 		return fail(fmt.Errorf("making the project's Go build cache: %w", err))
 	}
 	sb, err := sandbox.New(o.Helper, sandbox.Policy{Root: o.Root.Path(), TempDir: tmp, Network: o.Network, ReadOnly: o.ReadOnly,
-		ReadWrite: append([]string{gc.dir}, o.ReadWrite...), Sockets: gc.sockets()})
+		ReadWrite: slices.Concat([]string{gc.dir}, caches, o.ReadWrite), Sockets: gc.sockets()})
 	if err != nil {
 		gc.close()
 		return fail(err)
+	}
+	env["GOCACHE"] = gc.dir
+	if prog := gc.program(sb.Helper()); prog != "" {
+		env["GOCACHEPROG"] = prog
 	}
 	writeGitConfig(tmp)
 	sh := "bash"
@@ -104,7 +114,7 @@ func New(o Options) (*Runner, error) {
 		sh = "sh"
 	}
 	pruneOutputs(o.Root, OutputMaxAge) // one directory listing: cheap enough to do inline
-	return &Runner{root: o.Root, sb: sb, goCache: gc, tmp: tmp, release: release, base: baseEnv(os.Environ(), tmp, gc.dir, gc.program(sb.Helper())), shell: sh, jobs: map[string]*Job{},
+	return &Runner{root: o.Root, sb: sb, goCache: gc, tmp: tmp, release: release, base: baseEnv(os.Environ(), tmp, env), shell: sh, jobs: map[string]*Job{},
 		maxJobs: cmp.Or(o.MaxJobs, DefaultMaxJobs), lifetime: cmp.Or(o.JobLifetime, DefaultJobLifetime)}, nil
 }
 
