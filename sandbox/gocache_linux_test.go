@@ -2,14 +2,12 @@ package sandbox
 
 import (
 	"fmt"
-	"net"
 	"path/filepath"
 	"testing"
 
 	"github.com/jido-run/jido/gocache"
 	"github.com/jido-run/jido/test/testenv"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestCommandsReachTheCacheProgramAndItsServer: in a private root and under Landlock
@@ -23,19 +21,7 @@ func TestCommandsReachTheCacheProgramAndItsServer(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
 			sock := filepath.Join(f.tmp, "cache.sock")
-			ln, err := net.Listen("unix", sock)
-			require.NoError(t, err)
-			defer ln.Close()
-			go func() {
-				for {
-					c, err := ln.Accept()
-					if err != nil {
-						return
-					}
-					c.Write([]byte("served\n"))
-					c.Close()
-				}
-			}()
+			listen(t, "unix", sock, "served\n")
 			sb := mustNew(t, Policy{Root: f.root, TempDir: f.tmp, Sockets: []string{sock}})
 			if !namespaces {
 				sb.ns = false
