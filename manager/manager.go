@@ -114,6 +114,9 @@ type Config struct {
 	// SandboxHelper is the binary re-executed to confine commands ("" for the running
 	// executable), which must call sandbox.MaybeHelper first thing in main or TestMain.
 	SandboxHelper string
+	// BuildCacheKey names the private build caches of Root's commands (shell.Options): the
+	// worktrees of one repository give the same key to share them; "" is Root's path.
+	BuildCacheKey string
 	// ToolDirs are directories of users' Lua tools (*.lua) besides each project's
 	// .jido/tools: the user's own, --tools. Their files are reloaded when they change.
 	ToolDirs []string
@@ -175,7 +178,7 @@ func New(cfg Config) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	main, err := openProject(&cfg, key, RootSetup{Permissions: cfg.Permissions, JournalDir: cfg.JournalDir})
+	main, err := openProject(&cfg, key, RootSetup{Permissions: cfg.Permissions, JournalDir: cfg.JournalDir, BuildCacheKey: cfg.BuildCacheKey})
 	if err != nil {
 		return nil, err
 	}

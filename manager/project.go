@@ -19,10 +19,11 @@ import (
 )
 
 // RootSetup is what a project root other than Config.Root needs: its policy (the rules of
-// its own .jido/config.toml) and where its journal lives.
+// its own .jido/config.toml), where its journal lives, and the key of its build caches.
 type RootSetup struct {
-	Permissions *policy.Engine // nil: Config.Permissions
-	JournalDir  string         // "" keeps no journal
+	Permissions   *policy.Engine // nil: Config.Permissions
+	JournalDir    string         // "" keeps no journal
+	BuildCacheKey string         // as Config.BuildCacheKey, for this root
 }
 
 // project is one confined root and what the sessions on it share.
@@ -89,7 +90,7 @@ func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
 		}, 0),
 		shell: shell.Options{
 			Root: root, Network: cfg.Network, Helper: cfg.SandboxHelper,
-			ReadOnly: cfg.SandboxReadOnly, ReadWrite: cfg.SandboxReadWrite,
+			ReadOnly: cfg.SandboxReadOnly, ReadWrite: cfg.SandboxReadWrite, BuildCacheKey: setup.BuildCacheKey,
 		},
 	}
 	p.redactor = (&secretRedactor{root: root, walker: p.walker}).get

@@ -148,7 +148,8 @@ func byKind(paths []string) (dirs, files []string) {
 
 // restrict applies the spec's Landlock rules at the best ABI the kernel has (nothing on a
 // kernel without Landlock), and no_new_privs. Signals and abstract UNIX sockets are scoped
-// to the sandbox whether or not the network is allowed.
+// to the sandbox whether or not the network is allowed; of the sockets made outside it,
+// only the spec's may be connected to (from ABI 9).
 func restrict(s spec) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return err
@@ -168,6 +169,8 @@ func restrict(s spec) error {
 		landlock.RODirs(self, "/proc/sys").IgnoreIfMissing(),
 		landlock.ROFiles(procFiles...).IgnoreIfMissing(),
 		landlock.RWDirs(rw...).IgnoreIfMissing().WithRefer(),
+		landlock.ROFiles(s.Files...).IgnoreIfMissing(),
+		landlock.RWFiles(s.Sockets...).IgnoreIfMissing().WithResolveUnix(),
 		landlock.RWFiles(devFiles...).IgnoreIfMissing().WithIoctlDev(),
 	}
 	cfg := landlock.V11

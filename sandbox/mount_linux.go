@@ -67,10 +67,10 @@ func privateRoot(s spec) error {
 	return unix.Mount("", "/", "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|unix.MS_NOSUID, "")
 }
 
-// bindAll binds every granted path into newRoot, parents before children, then the
-// protected paths read-only over them (with their writable exceptions), then /dev with its /dev/shm, the hidden paths
-// masked, and /proc. The command's temp dir stays at its host path; /tmp itself is the
-// read-only root's, as it was under Landlock alone.
+// bindAll binds every granted path into newRoot (the helper's file too), parents before
+// children, then the protected paths read-only over them (with their writable exceptions),
+// then /dev with its /dev/shm, the hidden paths masked, and /proc. The command's temp dir
+// stays at its host path; /tmp itself is the read-only root's, as it was under Landlock alone.
 func bindAll(s spec) error {
 	type bind struct {
 		path string
@@ -82,6 +82,9 @@ func bindAll(s spec) error {
 	}
 	for _, p := range s.ReadWrite {
 		binds = append(binds, bind{p, false})
+	}
+	for _, p := range s.Files {
+		binds = append(binds, bind{p, true})
 	}
 	slices.SortStableFunc(binds, func(a, b bind) int { return strings.Compare(a.path, b.path) })
 	for _, b := range binds {

@@ -21,6 +21,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/jido-run/jido/gocache"
 )
 
 // HelperArg is the hidden first argument that turns a jido process into the helper.
@@ -35,6 +37,10 @@ type Policy struct {
 	Network   bool     // allow network access
 	MaxProcs  int      // processes the session's commands may have at once, together (0: DefaultMaxProcs)
 	MaxMemory int64    // bytes of memory the session's commands may use together (0: DefaultMaxMemory)
+	// Sockets are UNIX sockets of jido's own inside TempDir (the Go build cache's server,
+	// see package gocache) that commands may connect to: from Landlock ABI 9 on, connecting
+	// to a socket made outside the sandbox is refused unless the socket is granted.
+	Sockets []string
 }
 
 // Paths are the per-command refinements of the writable areas, found on the host just
@@ -54,7 +60,7 @@ const (
 
 // specVersion changes whenever spec or request does, so that a jido-sandbox from another
 // build of jido refuses to run rather than misread its orders.
-const specVersion = 3
+const specVersion = 4
 
 // spec is what the parent hands the helper: the policy, resolved, and the command; a spare
 // helper's has no command (Argv, Dir, Cgroups): its request brings it (see spare.go).
@@ -65,7 +71,9 @@ type spec struct {
 	Protected []string `json:"protected,omitempty"`
 	Hidden    []string `json:"hidden,omitempty"`
 	Writable  []string `json:"writable,omitempty"`
-	Mounts    bool     `json:"mounts"` // the helper is in a new mount namespace: build the private root
+	Files     []string `json:"files,omitempty"`   // read-only files: the helper itself, also Go's cache program
+	Sockets   []string `json:"sockets,omitempty"` // Policy.Sockets
+	Mounts    bool     `json:"mounts"`            // the helper is in a new mount namespace: build the private root
 	Network   bool     `json:"net"`
 	MaxProcs  int      `json:"nproc"`
 	Cgroups   []string `json:"cgroups,omitempty"` // cgroup.procs files to join
@@ -178,9 +186,13 @@ func decodeSpec(arg string) (spec, error) {
 	return s, nil
 }
 
-// MaybeHelper runs the helper and never returns when os.Args asks for it; otherwise it
-// returns at once. Call it first thing in main and TestMain.
+// MaybeHelper runs the helper, or Go's cache program for the commands (gocache.ProgramArg:
+// the go command starts it inside the sandbox), and never returns when os.Args asks for
+// one of them; otherwise it returns at once. Call it first thing in main and TestMain.
 func MaybeHelper() {
+	if len(os.Args) >= 2 && os.Args[1] == gocache.ProgramArg {
+		os.Exit(gocache.ProgramMain(os.Args[2:]))
+	}
 	if len(os.Args) >= 3 && os.Args[1] == HelperArg {
 		os.Exit(helperMain(os.Args[2]))
 	}

@@ -98,18 +98,7 @@ func TestFilesystemConfinement(t *testing.T) {
 func TestNetwork(t *testing.T) {
 	requireLandlock(t)
 	f := newFixture(t)
-	ln, err := net.Listen("tcp4", "127.0.0.1:0") // classic TCP from the command's side
-	require.NoError(t, err)
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	ln := listen(t, "tcp4", "127.0.0.1:0", "") // classic TCP from the command's side
 	port := ln.Addr().(*net.TCPAddr).Port
 	connect := fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d && echo connected", port)
 
@@ -269,4 +258,24 @@ func mustNew(t *testing.T, p Policy) *Sandbox {
 	require.NoError(t, err)
 	t.Cleanup(sb.Close)
 	return sb
+}
+
+// listen listens on address until the test ends, and writes greeting to each connection
+// before closing it.
+func listen(t *testing.T, network, address, greeting string) net.Listener {
+	t.Helper()
+	ln, err := net.Listen(network, address)
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte(greeting))
+			c.Close()
+		}
+	}()
+	return ln
 }

@@ -81,6 +81,9 @@ func New(exe string, p Policy) (*Sandbox, error) {
 	if p.MaxMemory <= 0 {
 		p.MaxMemory = DefaultMaxMemory
 	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real // granted to commands as a file (below), which a link is not
+	}
 	s := &Sandbox{exe: exe, policy: p, ns: true}
 	s.ro = clean(append(append(slices.Clone(systemDirs), toolchainDirs(os.Getenv)...), p.ReadOnly...))
 	if p.Network {
@@ -89,6 +92,10 @@ func New(exe string, p Policy) (*Sandbox, error) {
 	s.rw = clean(append([]string{p.Root, p.TempDir}, p.ReadWrite...))
 	return s, nil
 }
+
+// Helper is the helper binary. Commands may read and run it: it is also Go's cache program
+// for them (package gocache).
+func (s *Sandbox) Helper() string { return s.exe }
 
 // defaultHelper is HelperName beside the running executable when it is an executable
 // regular file, else the running executable.
@@ -227,7 +234,7 @@ func (s *Sandbox) start(p *Process, session *sessionGroup, o Options, paths Path
 func (s *Sandbox) spec(ns bool, paths Paths) spec {
 	return spec{
 		Version: specVersion, ReadOnly: s.ro, ReadWrite: s.rw, Protected: paths.Protected, Hidden: paths.Hidden, Writable: paths.Writable,
-		Mounts: ns, Network: s.policy.Network, MaxProcs: s.policy.MaxProcs,
+		Files: []string{s.exe}, Sockets: s.policy.Sockets, Mounts: ns, Network: s.policy.Network, MaxProcs: s.policy.MaxProcs,
 	}
 }
 

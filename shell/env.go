@@ -1,8 +1,6 @@
 package shell
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -26,11 +24,13 @@ func IsSecretVar(name string) bool { return secretVar().MatchString(name) }
 var validEnvName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // baseEnv is the environment every command starts from: the host's, without credentials,
-// with HOME and TMPDIR in the command's private temp dir, Go's build cache in the
-// project's private one (goCache; the user's own is never shared, since a command could
-// plant an executable there that the user's next go run would start), and the other
-// toolchain homes pinned to where they are on the host.
-func baseEnv(host []string, tmp, goCache string) []string {
+// with HOME and TMPDIR in the command's private temp dir (the XDG base directories unset,
+// so that tools keep their caches and settings there too), the variables of set (the
+// private caches and the package managers' switches; they replace the host's whatever the
+// case, as npm reads NPM_CONFIG_CACHE as npm_config_cache), and the toolchain homes
+// pinned to where they are on the host. GOCACHEPROG is never the host's: the user's own
+// cache program could write to a cache the user shares.
+func baseEnv(host []string, tmp string, set map[string]string) []string {
 	get := func(k string) string {
 		for _, kv := range host {
 			if name, v, ok := strings.Cut(kv, "="); ok && name == k {
@@ -45,12 +45,21 @@ func baseEnv(host []string, tmp, goCache string) []string {
 		pinned["GOPATH"] = filepath.Join(home, "go")
 		pinned["CARGO_HOME"] = filepath.Join(home, ".cargo")
 		pinned["RUSTUP_HOME"] = filepath.Join(home, ".rustup")
+		pinned["PYTHONUSERBASE"] = filepath.Join(home, ".local") // the user's pip install --user packages
+	}
+	replaced := map[string]bool{}
+	for k := range set {
+		replaced[strings.ToLower(k)] = true
 	}
 	var env []string
 	for _, kv := range host {
 		name, _, _ := strings.Cut(kv, "=")
-		switch {
-		case IsSecretVar(name), name == "HOME", name == "TMPDIR", name == "TMP", name == "TEMP", name == "OLDPWD", name == "PWD", name == "GOCACHE":
+		switch name {
+		case "HOME", "TMPDIR", "TMP", "TEMP", "OLDPWD", "PWD", "GOCACHEPROG",
+			"XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR":
+			continue
+		}
+		if IsSecretVar(name) || replaced[strings.ToLower(name)] {
 			continue
 		}
 		delete(pinned, name) // set on the host: keep the host's value
@@ -61,20 +70,10 @@ func baseEnv(host []string, tmp, goCache string) []string {
 			env = append(env, k+"="+v)
 		}
 	}
-	return append(env, "GOCACHE="+goCache, "HOME="+tmp, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp, "JIDO_SANDBOX=1")
-}
-
-// projectGoCache returns the project's private Go build cache, outside the project in the
-// user's cache directory, made if missing: kept across sessions (so the standard library
-// is built once per project), shared with no other project and never with the user.
-func projectGoCache(rootPath string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
+	for k, v := range set {
+		env = append(env, k+"="+v)
 	}
-	sum := sha256.Sum256([]byte(rootPath))
-	dir := filepath.Join(base, "jido", "gocache", hex.EncodeToString(sum[:8]))
-	return dir, os.MkdirAll(dir, 0o700)
+	return append(env, "HOME="+tmp, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp, "JIDO_SANDBOX=1")
 }
 
 // safeGitKeys matches the user's git settings that commands get (as git lists them, lower

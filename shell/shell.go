@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,7 +42,9 @@ const OutputDir = ".jido/output"
 type Runner struct {
 	root     *security.Root
 	sb       *sandbox.Sandbox
+	goCache  *goCache
 	tmp      string   // the session's private temp dir (host path)
+	release  func()   // releases tmp's path once it is removed (sessionTemp)
 	base     []string // the base environment
 	shell    string   // bash, or sh when bash is absent
 	maxJobs  int
@@ -60,6 +63,9 @@ type Options struct {
 	Helper    string   // the sandbox helper binary ("" for the running executable)
 	ReadOnly  []string // more host paths commands may read
 	ReadWrite []string // more host paths commands may read and write
+	// BuildCacheKey names the private build caches of the commands (Go's): runners with the
+	// same key share them, as the worktrees of one repository may; "" is the root's path.
+	BuildCacheKey string
 	// MaxJobs bounds the background jobs running at once (0: DefaultMaxJobs), and
 	// JobLifetime how long one may run before it is killed (0: DefaultJobLifetime).
 	MaxJobs     int
@@ -74,19 +80,33 @@ const (
 
 // New makes a runner with its private temp dir.
 func New(o Options) (*Runner, error) {
-	tmp, err := os.MkdirTemp("", "jido-session-")
+	tmp, release, err := sessionTemp(o.Root.Path())
 	if err != nil {
 		return nil, err
 	}
-	goCache, err := projectGoCache(o.Root.Path())
-	if err != nil {
+	fail := func(err error) (*Runner, error) {
 		os.RemoveAll(tmp)
-		return nil, fmt.Errorf("making the project's Go build cache: %w", err)
-	}
-	sb, err := sandbox.New(o.Helper, sandbox.Policy{Root: o.Root.Path(), TempDir: tmp, Network: o.Network, ReadOnly: o.ReadOnly, ReadWrite: append([]string{goCache}, o.ReadWrite...)})
-	if err != nil {
-		os.RemoveAll(tmp)
+		release()
 		return nil, err
+	}
+	key := cmp.Or(o.BuildCacheKey, o.Root.Path())
+	env, caches, err := toolEnv(key, o.Network)
+	if err != nil {
+		return fail(fmt.Errorf("making the project's private caches: %w", err))
+	}
+	gc, err := openGoCache(key, tmp)
+	if err != nil {
+		return fail(fmt.Errorf("making the project's Go build cache: %w", err))
+	}
+	sb, err := sandbox.New(o.Helper, sandbox.Policy{Root: o.Root.Path(), TempDir: tmp, Network: o.Network, ReadOnly: o.ReadOnly,
+		ReadWrite: slices.Concat([]string{gc.dir}, caches, o.ReadWrite), Sockets: gc.sockets()})
+	if err != nil {
+		gc.close()
+		return fail(err)
+	}
+	env["GOCACHE"] = gc.dir
+	if prog := gc.program(sb.Helper()); prog != "" {
+		env["GOCACHEPROG"] = prog
 	}
 	writeGitConfig(tmp)
 	sh := "bash"
@@ -94,7 +114,7 @@ func New(o Options) (*Runner, error) {
 		sh = "sh"
 	}
 	pruneOutputs(o.Root, OutputMaxAge) // one directory listing: cheap enough to do inline
-	return &Runner{root: o.Root, sb: sb, tmp: tmp, base: baseEnv(os.Environ(), tmp, goCache), shell: sh, jobs: map[string]*Job{},
+	return &Runner{root: o.Root, sb: sb, goCache: gc, tmp: tmp, release: release, base: baseEnv(os.Environ(), tmp, env), shell: sh, jobs: map[string]*Job{},
 		maxJobs: cmp.Or(o.MaxJobs, DefaultMaxJobs), lifetime: cmp.Or(o.JobLifetime, DefaultJobLifetime)}, nil
 }
 
@@ -372,7 +392,8 @@ func exitCode(cmd *exec.Cmd, err error) int {
 	return st.ExitCode()
 }
 
-// Close kills every job and removes the session's cgroup and private temp dir.
+// Close kills every job, stops the Go build cache's server, and removes the session's
+// cgroup and private temp dir.
 func (r *Runner) Close() error {
 	r.mu.Lock()
 	r.closed = true
@@ -383,7 +404,10 @@ func (r *Runner) Close() error {
 		j.kill()
 	}
 	r.sb.Close()
-	return os.RemoveAll(r.tmp)
+	r.goCache.close()
+	err := os.RemoveAll(r.tmp)
+	r.release()
+	return err
 }
 
 // Lazy makes a session's Runner on first use, so that sessions that never run a command
