@@ -70,10 +70,14 @@ func (f *Forge) runAgent(ctx context.Context, sc *scope, prompt string) (string,
 // confirmation step), still confined to its root and sandboxed. The run's artifacts are
 // read-only to its file and shell tools (only the Forge tools write them). In a task's
 // worktree its commands may read what git needs there (gitops.Repo.SandboxReads), and
-// nothing of the repository's git directory is writable to them.
+// nothing of the repository's git directory is writable to them. Its build caches are the
+// repository's.
 func (f *Forge) open(ctx context.Context, sc *scope, id string) (*manager.Manager, *manager.Session, error) {
 	cfg := f.cfg.Session
 	cfg.Root, cfg.Profile, cfg.Role, cfg.Tools, cfg.Yes = sc.dir, profile.Forge, sc.role, sc.Tools(), true
+	// Every worktree's commands share the repository's private build caches: a task's first
+	// build costs what the last task's did, not a cold start per worktree.
+	cfg.BuildCacheKey = cmp.Or(cfg.BuildCacheKey, f.repo.Dir())
 	if cfg.Permissions == nil {
 		cfg.Permissions = policy.New(policy.ModeYolo)
 	}
