@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -142,7 +143,7 @@ func (a *Approver) Approve(ctx context.Context, req manager.ApprovalRequest) (ma
 		// call; and the file [a] writes it to.
 		fmt.Fprintf(a.Out, "  %s\n%s", a.st.paint(dim, "[s] and [a] allow from now on:"), indent(termsafe.String(strings.TrimRight(req.Rule, "\n")+"\n"), "    "))
 		if req.RuleFile != "" {
-			where := "[a] writes it to " + req.RuleFile
+			where := "[a] writes it to " + fromHere(req.RuleFile)
 			if req.RuleNote != "" {
 				where += " (" + req.RuleNote + ")"
 			}
@@ -215,4 +216,17 @@ func indent(s, prefix string) string {
 		}
 	}
 	return strings.Join(lines, "")
+}
+
+// fromHere is path as a person at the terminal names it: relative to the working directory
+// when it is below it, else as it is.
+func fromHere(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
 }

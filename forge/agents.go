@@ -3,6 +3,8 @@ package forge
 import (
 	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -24,39 +26,23 @@ import (
 const systemPrompt = `Forge %s agent, task %s, run %s.
 You are one agent of Forge, a multi-agent coding system, working in a confined copy of the project (paths are relative to its root; nothing outside it can be reached). Use your tools to do your task; when you are done, answer with a short summary.`
 
-// agentTurnsNote asks a task agent for its walkthrough.
-const walkthroughNote = "\n\nWhen your work is done, call emit_walkthrough with a summary, the decisions you made and the files you touched, then answer with a one-line summary."
+// walkthroughNote tells a task agent how its attempt is judged (see the package
+// documentation): its walkthrough is its report that the work is done.
+const walkthroughNote = `
+
+Git works read-only in your worktree (status, diff, log, show); Forge commits your files on your branch when you finish. When your work is done, call emit_walkthrough with a summary, the decisions you made and the files you touched (with nothingToChange: true if the task needed no change), then answer with a one-line summary. If you cannot do the task, do not call emit_walkthrough: answer with what stopped you.`
 
 // runAgent runs one agent of sc's role in a session rooted at sc.dir until it answers,
-// and returns its answer. Its session speaks the forge profile with its role's tools and
-// the Forge tools bound to sc; every call runs (seed 002: no confirmation step), still
-// confined to its root and sandboxed; the run's artifacts are read-only to its file and
-// shell tools (only the Forge tools write them), and its events go to the run's log of
-// agent events.
+// and returns its answer. Its session is open's; its events go to the run's log of agent
+// events.
 func (f *Forge) runAgent(ctx context.Context, sc *scope, prompt string) (string, error) {
 	id := agentID(sc.role, sc.taskID, sc.attempt)
 	f.logf("%s: started in %s", id, sc.dir)
-	cfg := f.cfg.Session
-	cfg.Root, cfg.Profile, cfg.Role, cfg.Tools, cfg.Yes = sc.dir, profile.Forge, sc.role, sc.Tools(), true
-	if cfg.Permissions == nil {
-		cfg.Permissions = policy.New(policy.ModeYolo)
-	}
-	pol := security.DefaultPolicy()
-	if cfg.Policy != nil {
-		pol = *cfg.Policy
-	}
-	pol.Protected = append(pol.Protected, "artifacts", "artifacts/**")
-	cfg.Policy = &pol
-	cfg.Events = f.agentEvents
-	m, err := manager.New(cfg)
+	m, s, err := f.open(ctx, sc, id)
 	if err != nil {
 		return "", err
 	}
 	defer m.Close()
-	s, err := m.Open(ctx, id)
-	if err != nil {
-		return "", err
-	}
 	p, err := f.cfg.Provider(ctx, sc.role)
 	if err != nil {
 		return "", err
@@ -77,6 +63,44 @@ func (f *Forge) runAgent(ctx context.Context, sc *scope, prompt string) (string,
 	f.event(store.Event{Type: "agent.end", Task: sc.taskID, Attempt: sc.attempt, Data: data})
 	f.logf("%s: ended: %s", id, firstLine(cmp.Or(answer, fmt.Sprint(err))))
 	return answer, err
+}
+
+// open opens the session id for sc: rooted at sc.dir, speaking the forge profile with
+// sc's role's tools and the Forge tools bound to sc; every call runs (seed 002: no
+// confirmation step), still confined to its root and sandboxed. The run's artifacts are
+// read-only to its file and shell tools (only the Forge tools write them). In a task's
+// worktree its commands may read what git needs there (gitops.Repo.SandboxReads), and
+// nothing of the repository's git directory is writable to them.
+func (f *Forge) open(ctx context.Context, sc *scope, id string) (*manager.Manager, *manager.Session, error) {
+	cfg := f.cfg.Session
+	cfg.Root, cfg.Profile, cfg.Role, cfg.Tools, cfg.Yes = sc.dir, profile.Forge, sc.role, sc.Tools(), true
+	if cfg.Permissions == nil {
+		cfg.Permissions = policy.New(policy.ModeYolo)
+	}
+	pol := security.DefaultPolicy()
+	if cfg.Policy != nil {
+		pol = *cfg.Policy
+	}
+	pol.Protected = append(pol.Protected, "artifacts", "artifacts/**")
+	cfg.Policy = &pol
+	if sc.dir != f.repo.Dir() {
+		reads, err := f.repo.SandboxReads(sc.dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg.SandboxReadOnly = append(slices.Clone(cfg.SandboxReadOnly), reads...)
+	}
+	cfg.Events = f.agentEvents
+	m, err := manager.New(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := m.Open(ctx, id)
+	if err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	return m, s, nil
 }
 
 // event appends e to the run's log; a failure to log is reported, not fatal.
@@ -119,32 +143,77 @@ func (f *Forge) prepare(taskID string, attempt int) (*gitops.Prepared, error) {
 }
 
 // runTask runs one attempt of a task: its branch and worktree, its agent, the commit of
-// its work. It returns the agent's answer.
-func (f *Forge) runTask(ctx context.Context, task *store.Task, attempt int) (string, error) {
+// its work, the check of its tests. It returns why the attempt failed, by the rule of the
+// package documentation; nil when it is done.
+func (f *Forge) runTask(ctx context.Context, task *store.Task, attempt int) error {
 	return f.runTaskSteps(ctx, task, attempt, 0)
 }
 
 // runTaskSteps is runTask with the agent's round trips bounded by maxSteps too (0: the
 // Config's alone): spawn_agent's config.
-func (f *Forge) runTaskSteps(ctx context.Context, task *store.Task, attempt, maxSteps int) (string, error) {
+func (f *Forge) runTaskSteps(ctx context.Context, task *store.Task, attempt, maxSteps int) error {
 	prep, err := f.prepare(task.ID, attempt)
 	if err != nil {
-		return "", err
+		return err
 	}
 	sc := &scope{f: f, role: roleOf(task.Type), taskID: task.ID, attempt: attempt, dir: prep.Dir, maxSteps: maxSteps}
 	doc, err := f.run.ReadTask(task.ID)
 	if err != nil {
-		return "", err
+		return err
 	}
 	prompt := fmt.Sprintf("Your task (%s, attempt %d, on branch %s):\n\n%s%s", task.ID, attempt, prep.Branch, doc, walkthroughNote)
-	answer, err := f.runAgent(ctx, sc, prompt)
+	answer, agentErr := f.runAgent(ctx, sc, prompt)
+	// Whatever the verdict, the attempt's work stays on its branch, for whoever looks into it.
+	_, changed, commitErr := f.repo.CommitAll(prep.Dir, fmt.Sprintf("forge: %s attempt %d\n\n%s", task.ID, attempt, cmp.Or(answer, "(no answer)")))
+	switch {
+	case agentErr != nil:
+		return fmt.Errorf("the agent failed: %w", agentErr)
+	case sc.walkthrough == nil:
+		return fmt.Errorf("the agent ended without emit_walkthrough, its report of finished work; it said: %q", firstLine(answer))
+	case commitErr != nil:
+		return fmt.Errorf("its work could not be committed: %w", commitErr)
+	case !changed && !sc.walkthrough.NothingToChange:
+		return errors.New("the agent changed nothing, and its walkthrough does not say nothingToChange")
+	case task.Tests != "":
+		return f.checkTests(ctx, sc, task.Tests)
+	}
+	return nil
+}
+
+// checkTests runs a task's tests command in the attempt's worktree, sandboxed as its agent
+// was, and returns why it failed when it did not exit 0 (or could not say).
+func (f *Forge) checkTests(ctx context.Context, sc *scope, command string) error {
+	m, s, err := f.open(ctx, sc, agentID("tests", sc.taskID, sc.attempt))
 	if err != nil {
-		return answer, err
+		return err
 	}
-	if _, _, err := f.repo.CommitAll(prep.Dir, fmt.Sprintf("forge: %s attempt %d\n\n%s", task.ID, attempt, answer)); err != nil {
-		return answer, err
+	defer m.Close()
+	res := s.CallCanonical(ctx, manager.ToolCall{Name: "run_shell", Args: map[string]any{"command": command, "timeout": 600}})
+	if res.Error != nil {
+		return fmt.Errorf("the task's tests (%s) did not run: %s", command, res.Error.Message)
 	}
-	return answer, nil
+	var out struct {
+		ExitCode *int   `json:"exit_code"`
+		Stdout   string `json:"stdout"`
+		Stderr   string `json:"stderr"`
+	}
+	data, err := json.Marshal(res.Result)
+	if err == nil {
+		err = json.Unmarshal(data, &out)
+	}
+	switch {
+	case err != nil || out.ExitCode == nil:
+		return fmt.Errorf("the task's tests (%s) said nothing of how they ended", command)
+	case *out.ExitCode != 0:
+		return fmt.Errorf("the task's tests (%s) failed with exit code %d: %s", command, *out.ExitCode, lastLine(cmp.Or(out.Stderr, out.Stdout)))
+	}
+	return nil
+}
+
+// lastLine is the last non-empty line of s.
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	return s[strings.LastIndexByte(s, '\n')+1:]
 }
 
 // roleOf is the forge role of a task type: "1" is type1, "refinery" the Refinery.
@@ -181,7 +250,7 @@ func (f *Forge) spawn(ctx context.Context, sc *scope, p SpawnAgentParams) (*Spaw
 	child := *task
 	child.Type = typ
 	steps, _ := p.Config["maxSteps"].(float64) // a JSON number
-	_, err = f.runTaskSteps(ctx, &child, attempt, int(steps))
+	err = f.runTaskSteps(ctx, &child, attempt, int(steps))
 	res := &SpawnAgentResult{AgentID: agentID(role, task.ID, attempt), Status: "DONE"}
 	res.Branch, _ = gitops.BranchName(task.ID, attempt)
 	res.SandboxID, _ = gitops.WorktreePath(f.cfg.WorktreeDir, task.ID, attempt)

@@ -19,7 +19,7 @@ type CreateSpecParams struct {
 // CreateTaskParams are create_task's arguments.
 type CreateTaskParams struct {
 	TaskID  string `json:"taskId" jsonschema:"the task's id: letters, digits, dot, dash, underscore"`
-	Content string `json:"content" jsonschema:"the task document: YAML front matter (id, type: 1, 2, 3 or refinery, dependencies, title) then Markdown"`
+	Content string `json:"content" jsonschema:"the task document: YAML front matter (id, type: 1, 2, 3 or refinery, dependencies, title, tests) then Markdown"`
 }
 
 // SetDAGParams are set_dag's arguments.
@@ -72,7 +72,7 @@ func (r *DAGResult) Outcome() string { return "dag" }
 
 // EmitWalkthroughParams are emit_walkthrough's arguments.
 type EmitWalkthroughParams struct {
-	Walkthrough store.Walkthrough `json:"walkthrough" jsonschema:"what the attempt did: summary (required), decisions, filesTouched, notes"`
+	Walkthrough store.Walkthrough `json:"walkthrough" jsonschema:"what the attempt did: summary (required), decisions, filesTouched, notes, nothingToChange (true when the task needed no change)"`
 }
 
 // AddSubtaskParams are add_subtask's arguments.

@@ -4,6 +4,30 @@
 // as a jido session confined to that worktree and driven by the agent loop; a Refinery
 // agent merges the finished branches into the target. Every agent speaks the forge
 // profile, with its role's tools and the Forge tools bound to its run (Tools).
+//
+// # When an agent has done its work
+//
+// Each agent has one way to say it is done, and Forge holds it to it:
+//
+//   - A task agent (a task of type 1, 2, 3 or refinery, and an agent spawn_agent starts)
+//     reports finished work with emit_walkthrough, then answers. Its attempt is DONE only
+//     when all of these hold: the agent's conversation ended with an answer (no model
+//     error, no stop, within its step, token and time budgets); it called
+//     emit_walkthrough in this attempt; Forge committed a change of its worktree on the
+//     attempt's branch, or its walkthrough says nothingToChange; and the command of the
+//     task's "tests" front matter key, when it has one, exits 0 in the worktree,
+//     sandboxed as the agent was. Anything else fails the attempt, and the first of these
+//     it missed is recorded as why. An agent that gives up ends without a walkthrough:
+//     its last answer is in the reason. Exit codes of its own commands do not count:
+//     an agent may run a failing test on its way to a fix.
+//   - A failed attempt is retried once, as a new attempt on a new branch from the base.
+//     When that one fails too, the run fails: no task starts after it (the running ones
+//     finish), the Refinery does not run, and Execute returns ErrFailed. A failed
+//     attempt's branch keeps its work for whoever looks into it, but merge_branches
+//     refuses it, as every branch but a DONE task's current attempt.
+//   - The Captain is done when the DAG it set is valid; the Refinery when its conversation
+//     ended with an answer, every branch it was given is in the target branch, and no
+//     earlier attempt's branch is; a conflict agent when no conflict marker is left.
 package forge
 
 import (
@@ -119,6 +143,15 @@ func (f *Forge) openAgentEvents() error {
 	}
 	f.agentEvents, f.closeEvents = &lockedWriter{w: file}, file.Close
 	return nil
+}
+
+// excludeArtifacts makes git ignore the run's directory, artifacts/<runId>/, so that the
+// run leaves the user's git status as it found it. The store stays in the project, where
+// seed 002 puts it and users read it; only this run's directory is excluded, so a
+// project's own artifacts/ (and a task's files there) are still seen by git.
+func (f *Forge) excludeArtifacts() error {
+	_, err := f.repo.Exclude("/artifacts/"+f.run.ID()+"/", "jido forge run "+f.run.ID()+": its artifacts")
+	return err
 }
 
 // lockedWriter serializes the writes of the agents running at once.

@@ -1,12 +1,14 @@
 package forge
 
 import (
+	"cmp"
 	"encoding/json"
 	"io"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/jido-run/jido/forge/gitops"
 	"github.com/jido-run/jido/forge/store"
 )
 
@@ -14,6 +16,7 @@ import (
 type Status struct {
 	Run    string       `json:"run"`
 	Halted bool         `json:"halted"`
+	Failed bool         `json:"failed"` // a task failed its last attempt
 	Tasks  []TaskStatus `json:"tasks"`
 }
 
@@ -25,6 +28,8 @@ type TaskStatus struct {
 	Dependencies []string     `json:"dependencies"`
 	Status       store.Status `json:"status"`
 	Attempt      int          `json:"attempt"`
+	Branch       string       `json:"branch,omitempty"` // its current attempt's
+	Why          string       `json:"why,omitempty"`    // why it is FAILED
 }
 
 // Status returns the run's tasks (in the DAG's order when there is one) and states.
@@ -45,13 +50,14 @@ func (f *Forge) Status() (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Status{Run: f.run.ID(), Halted: halted, Tasks: []TaskStatus{}}
+	out := &Status{Run: f.run.ID(), Halted: halted, Failed: len(f.failed(states)) > 0, Tasks: []TaskStatus{}}
 	for _, t := range tasks {
-		st := states[t.ID]
-		if st == "" {
-			st = store.Pending
+		ts := TaskStatus{ID: t.ID, Type: t.Type, Title: t.Title, Dependencies: t.Dependencies, Status: cmp.Or(states[t.ID], store.Pending),
+			Attempt: f.run.Attempt(t.ID), Why: f.run.Reason(t.ID)}
+		if ts.Attempt > 0 {
+			ts.Branch, _ = gitops.BranchName(t.ID, ts.Attempt)
 		}
-		out.Tasks = append(out.Tasks, TaskStatus{ID: t.ID, Type: t.Type, Title: t.Title, Dependencies: t.Dependencies, Status: st, Attempt: f.run.Attempt(t.ID)})
+		out.Tasks = append(out.Tasks, ts)
 	}
 	return out, nil
 }

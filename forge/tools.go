@@ -14,13 +14,13 @@ import (
 // The declarations of the Forge tools, once; Tools binds them to an agent.
 var (
 	createSpec      = declare[CreateSpecParams]("create_spec", "Create a spec document of the run (Markdown) in the artifact store; returns its path.", definitions.Flags{Mutating: true})
-	createTask      = declare[CreateTaskParams]("create_task", "Create a task document of the run: YAML front matter (id, type: 1, 2, 3 or refinery, dependencies: [ids], title) then Markdown; returns its path.", definitions.Flags{Mutating: true})
+	createTask      = declare[CreateTaskParams]("create_task", "Create a task document of the run: YAML front matter (id, type: 1, 2, 3 or refinery, dependencies: [ids], title, and optionally tests: a shell command that must pass in the task's worktree once its agent is done) then Markdown; returns its path.", definitions.Flags{Mutating: true})
 	setDAG          = declare[SetDAGParams]("set_dag", "Write the run's task graph: {\"tasks\": [{\"id\": \"A\", \"dependencies\": []}, ...]}; every task must have been created, with the same dependencies, and the graph must be acyclic.", definitions.Flags{Mutating: true})
 	readSpec        = declare[ReadSpecParams]("read_spec", "Read a spec document of the run.", definitions.Flags{ReadOnly: true})
 	readTask        = declare[ReadTaskParams]("read_task", "Read a task document of the run.", definitions.Flags{ReadOnly: true})
 	readDAG         = declare[ReadDAGParams]("read_dag", "Read the run's task graph.", definitions.Flags{ReadOnly: true})
 	readWalkthrough = declare[ReadWalkthroughParams]("read_walkthrough", "Read the walkthrough of a task's attempt (the latest by default).", definitions.Flags{ReadOnly: true})
-	emitWalkthrough = declare[EmitWalkthroughParams]("emit_walkthrough", "Write the walkthrough of your task's attempt: what you did, the decisions made, the files touched.", definitions.Flags{Mutating: true})
+	emitWalkthrough = declare[EmitWalkthroughParams]("emit_walkthrough", "Report that your task's attempt is done, in its walkthrough: what you did, the decisions made, the files touched (nothingToChange: true when the task needed no change). An attempt without it fails.", definitions.Flags{Mutating: true})
 	addSubtask      = declare[AddSubtaskParams]("add_subtask", "Add a subtask to your task's list, for an agent of type 1 or 2.", definitions.Flags{Mutating: true})
 	readSubtasks    = declare[ReadSubtasksParams]("read_subtasks", "Read your task's subtasks.", definitions.Flags{ReadOnly: true})
 	emitCR          = declare[EmitCRParams]("emit_cr", "Emit a change request against the plan: no new task starts (running ones finish) until the plan is revised.", definitions.Flags{Mutating: true})
@@ -45,6 +45,9 @@ type scope struct {
 	attempt  int
 	dir      string // the agent's root: its worktree, or the repository
 	maxSteps int    // a bound of its own on its model round trips (spawn_agent's config); 0: none
+	// walkthrough is the one the agent emitted last (nil before): its report that the
+	// attempt's work is done. An agent's tool calls run one at a time.
+	walkthrough *store.Walkthrough
 }
 
 // Tools returns the Forge tools of the agent's role (profile.Forge.Provided), bound to sc.
@@ -83,7 +86,11 @@ func (sc *scope) Tools() []*builtin.Tool {
 				return nil, err
 			}
 			path, err := sc.f.run.EmitWalkthrough(sc.taskID, sc.attempt, p.Walkthrough)
-			return &PathResult{Path: path}, err
+			if err != nil {
+				return nil, err
+			}
+			sc.walkthrough = &p.Walkthrough
+			return &PathResult{Path: path}, nil
 		}),
 		bindTool(addSubtask, func(_ context.Context, p AddSubtaskParams) (*SubtaskResult, error) {
 			if err := sc.needTask("add_subtask"); err != nil {
@@ -115,6 +122,11 @@ func (sc *scope) Tools() []*builtin.Tool {
 			return &PrepareBranchResult{Branch: prep.Branch, BaseRef: prep.BaseRef, MergedDeps: prep.MergedDeps}, nil
 		}),
 		bindTool(mergeBranches, func(_ context.Context, p MergeBranchesParams) (*MergeBranchesResult, error) {
+			for _, b := range p.SourceBranches {
+				if err := sc.f.mergeable(b); err != nil {
+					return nil, err
+				}
+			}
 			res, err := sc.f.repo.MergeBranches(sc.dir, p.SourceBranches, p.TargetBranch)
 			if err != nil {
 				return nil, err

@@ -77,20 +77,21 @@ func splitNUL(b []byte) []string {
 	return s
 }
 
-// gitUntracked is the ground truth: the untracked, not ignored files of the
-// repository at root (whose index is empty), as listed by git ls-files.
-func gitUntracked(t testing.TB, root, excludesFile string) []string {
+// gitListed is the ground truth: the files of the repository at root that are
+// tracked or untracked and not ignored, as listed by git ls-files.
+func gitListed(t testing.TB, root, excludesFile string) []string {
 	t.Helper()
 	out := runGit(t, root, nil, false, "-c", "core.excludesFile="+excludesFile,
-		"ls-files", "-o", "--exclude-standard", "-z")
+		"ls-files", "--cached", "--others", "--exclude-standard", "-z")
 	files := splitNUL(out)
 	sort.Strings(files)
 	return files
 }
 
 // walkNotIgnored is the walker the package is made for: it enters every
-// directory with its .gitignore, prunes ignored directories and returns the
-// files that are not ignored.
+// directory with its .gitignore, prunes ignored directories (but for those kept
+// for their tracked files, entered as Excluded) and returns the files that are
+// not ignored.
 func walkNotIgnored(t testing.TB, root string, m *Matcher) []string {
 	t.Helper()
 	var files []string
@@ -112,12 +113,15 @@ func walkNotIgnored(t testing.TB, root string, m *Matcher) []string {
 			if rel != "" {
 				p = rel + "/" + p
 			}
-			if e.IsDir() {
-				if !m.Ignored(p, true) {
-					walk(p, m)
-				}
-			} else if !m.Ignored(p, false) {
+			v := m.Check(p, e.IsDir())
+			switch {
+			case v == Skip:
+			case !e.IsDir():
 				files = append(files, p)
+			case v == KeepTracked:
+				walk(p, m.Excluded())
+			default:
+				walk(p, m)
 			}
 		}
 	}
@@ -128,9 +132,10 @@ func walkNotIgnored(t testing.TB, root string, m *Matcher) []string {
 
 // compareTreeWithGit checks that our walker lists exactly the files git
 // lists in the repository at root. infoExclude is written to
-// .git/info/exclude, excludes to a core.excludesFile outside the tree. It
+// .git/info/exclude, excludes to a core.excludesFile outside the tree; the
+// tracked files are added to git's index (whatever the rules say). It
 // returns the number of files git listed.
-func compareTreeWithGit(t testing.TB, root string, infoExclude, excludes []byte) int {
+func compareTreeWithGit(t testing.TB, root string, infoExclude, excludes []byte, tracked ...string) int {
 	t.Helper()
 	gitInit(t, root)
 	require.NoError(t, os.MkdirAll(filepath.Join(root, ".git", "info"), 0o755))
@@ -140,10 +145,20 @@ func compareTreeWithGit(t testing.TB, root string, infoExclude, excludes []byte)
 		excludesPath = filepath.Join(root, ".git", "test-excludes")
 		require.NoError(t, os.WriteFile(excludesPath, excludes, 0o644))
 	}
-	want := gitUntracked(t, root, excludesPath)
-	got := walkNotIgnored(t, root, New(excludes, infoExclude))
+	var index *Index
+	if len(tracked) > 0 {
+		runGit(t, root, []byte(strings.Join(tracked, "\x00")), false,
+			"--literal-pathspecs", "add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul")
+		data, err := os.ReadFile(filepath.Join(root, ".git", "index"))
+		require.NoError(t, err)
+		index, err = ParseIndex(data)
+		require.NoError(t, err)
+		require.Equal(t, len(tracked), index.Len())
+	}
+	want := gitListed(t, root, excludesPath)
+	got := walkNotIgnored(t, root, New(excludes, nil).Repo("", infoExclude, index))
 	if missing, extra := diffSorted(want, got); len(missing)+len(extra) > 0 {
-		t.Errorf("walker differs from git ls-files -o --exclude-standard:\n"+
+		t.Errorf("walker differs from git ls-files --cached --others --exclude-standard:\n"+
 			"  listed by git, ignored by us (%d): %q\n  listed by us, ignored by git (%d): %q",
 			len(missing), missing, len(extra), extra)
 	}

@@ -270,3 +270,93 @@ func TestLiteralTail(t *testing.T) {
 		})
 	}
 }
+
+// verdictCase is a path asked to a matcher and the verdict it must give.
+type verdictCase struct {
+	name  string
+	m     *Matcher
+	path  string
+	isDir bool
+	want  Verdict
+}
+
+// checkVerdicts asks each case's matcher, by Check and by Ignored.
+func checkVerdicts(t *testing.T, cases []verdictCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.m.Check(tt.path, tt.isDir))
+			assert.Equal(t, tt.want == Skip, tt.m.Ignored(tt.path, tt.isDir))
+		})
+	}
+}
+
+func TestMatcherKeepsTrackedPaths(t *testing.T) {
+	index, err := ParseIndex(v2Index("build/keep.txt", "build/sub/deep.txt", "fixture.log", "gen.log", "vendor/lib"))
+	require.NoError(t, err)
+	root := New([]byte("*.log\n"), nil).Repo("", []byte("vendor/\n"), index).
+		Enter("", []byte("build/\n"), []byte("gen.log\n!notes.log\n"))
+	build := root.Excluded()
+	build = build.Enter("build", []byte("!other.txt\n"), []byte("secret.txt\n!free.txt\n"))
+	checkVerdicts(t, []verdictCase{
+		{"tracked file the excludes file ignores", root, "fixture.log", false, KeepTracked},
+		{"untracked file it ignores", root, "debug.log", false, Skip},
+		{"file no rule ignores", root, "main.go", false, Keep},
+		{"directory holding tracked files", root, "build", true, KeepTracked},
+		{"gitlink in a directory info/exclude ignores", root, "vendor", true, KeepTracked},
+		{".jidoignore hides a tracked file", root, "gen.log", false, Skip},
+		{".jidoignore re-includes an untracked file", root, "notes.log", false, Keep},
+		{"tracked file below an excluded directory", build, "build/keep.txt", false, KeepTracked},
+		{"directory of tracked files below it", build, "build/sub", true, KeepTracked},
+		{"untracked file below it, though no rule names it", build, "build/new.txt", false, Skip},
+		{"a .gitignore below it cannot re-include", build, "build/other.txt", false, Skip},
+		{"a .jidoignore below it cannot re-include either", build, "build/free.txt", false, Skip},
+		{"untracked directory below it", build, "build/tmp", true, Skip},
+		{"a .jidoignore below it still hides", build, "build/secret.txt", false, Skip},
+	})
+	assert.Same(t, build, build.Excluded(), "already below an excluded directory")
+	var none *Matcher
+	assert.Nil(t, none.Excluded())
+	assert.Equal(t, Keep, none.Check("a", false))
+}
+
+func TestMatcherRepo(t *testing.T) {
+	outer, err := ParseIndex(v2Index("a.log", "nested/x.log"))
+	require.NoError(t, err)
+	inner, err := ParseIndex(v2Index("kept.tmp", "sub/t.bak"))
+	require.NoError(t, err)
+	root := New([]byte("/anchored\n*.bak\n"), nil).Repo("", []byte("*.info\n"), outer).
+		Enter("", []byte("*.log\n"), []byte("*.secret\n"))
+	nested := root.Excluded().Repo("nested", []byte("*.tmp\n"), inner).Enter("nested", []byte("!*.secret\n"), nil)
+	checkVerdicts(t, []verdictCase{
+		{"outer: tracked", root, "a.log", false, KeepTracked},
+		{"outer: its info/exclude", root, "x.info", false, Skip},
+		{"outer: excludes file anchored at the root", root, "anchored", false, Skip},
+		{"nested: the outer .gitignore stops", nested, "nested/b.log", false, Keep},
+		{"nested: the outer info/exclude stops", nested, "nested/x.info", false, Keep},
+		{"nested: the outer index stops", nested, "nested/x.log", false, Keep},
+		{"nested: the excluded directory above stops", nested, "nested/new.txt", false, Keep},
+		{"nested: its own info/exclude", nested, "nested/c.tmp", false, Skip},
+		{"nested: its own index", nested, "nested/kept.tmp", false, KeepTracked},
+		{"nested: its index below a directory", nested, "nested/sub", true, Keep},
+		{"nested: the excludes file applies to every repository", nested, "nested/sub/t.bak", false, KeepTracked},
+		{"nested: the excludes file is anchored at it", nested, "nested/anchored", false, Skip},
+		{"nested: .jidoignore goes on (its .gitignore cannot re-include)", nested, "nested/k.secret", false, Skip},
+	})
+	assert.Equal(t, Skip, (*Matcher)(nil).Repo("r", []byte("x\n"), nil).Check("r/x", false), "a nil matcher stands for no outer rules")
+}
+
+func TestCheckWithIndexDoesNotAllocate(t *testing.T) {
+	index, err := ParseIndex(v2Index("pkg/core/api/v1.pb.go", "pkg/core/mocks/db.go"))
+	require.NoError(t, err)
+	m, paths := benchMatcher()
+	m = m.Repo("", nil, index).Excluded()
+	allocs := testing.AllocsPerRun(200, func() {
+		for _, p := range paths {
+			m.Check(p, false)
+			m.Check(p, true)
+		}
+	})
+	assert.Zero(t, allocs)
+	assert.Equal(t, KeepTracked, m.Check("pkg/core/mocks", true))
+}

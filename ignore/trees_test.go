@@ -456,6 +456,42 @@ func randomSegment(rng *rand.Rand) string {
 	return b.String()
 }
 
+// randomTree builds a tree of random .gitignore files at several levels and paths
+// derived from their patterns; it returns the number of patterns too.
+func randomTree(rng *rand.Rand) (*fileTree, int) {
+	ft := newFileTree()
+	patterns := 0
+	dirs := []string{""}
+	for i := 0; i < 8; i++ {
+		d := join(pick(rng, dirs), randomSegment(rng))
+		if validRelPath(d) && !strings.Contains(d, ".gitignore") {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		var lines []string
+		for i := 0; i < 10+rng.IntN(10); i++ {
+			pat := randomPattern(rng)
+			lines = append(lines, pat)
+			p := strings.TrimRight(pat, " \r")
+			for j := 0; j < 3; j++ {
+				ft.add(join(d, concretize(rng, strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(p, "!"), "/"), "/"), rng.IntN(3) > 0)), []byte("x"))
+			}
+			ft.add(join(d, concretize(rng, p, true)+"/f"), []byte("x"))
+		}
+		patterns += len(lines)
+		for i := 0; i < 20; i++ {
+			path := d
+			for k := 0; k < 1+rng.IntN(3); k++ {
+				path = join(path, randomSegment(rng))
+			}
+			ft.add(path, []byte("x"))
+		}
+		ft.add(join(d, ".gitignore"), []byte(strings.Join(lines, "\n")+"\n"))
+	}
+	return ft, patterns
+}
+
 // TestRandomTreesAgainstGit compares random trees with random .gitignore
 // files at several levels against git.
 func TestRandomTreesAgainstGit(t *testing.T) {
@@ -463,36 +499,8 @@ func TestRandomTreesAgainstGit(t *testing.T) {
 	totalPatterns, totalFiles := 0, 0
 	for round := 0; round < 4; round++ {
 		t.Run(fmt.Sprintf("seed%d", round), func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(42, uint64(round)))
-			ft := newFileTree()
-			dirs := []string{""}
-			for i := 0; i < 8; i++ {
-				d := join(pick(rng, dirs), randomSegment(rng))
-				if validRelPath(d) && !strings.Contains(d, ".gitignore") {
-					dirs = append(dirs, d)
-				}
-			}
-			for _, d := range dirs {
-				var lines []string
-				for i := 0; i < 10+rng.IntN(10); i++ {
-					pat := randomPattern(rng)
-					lines = append(lines, pat)
-					p := strings.TrimRight(pat, " \r")
-					for j := 0; j < 3; j++ {
-						ft.add(join(d, concretize(rng, strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(p, "!"), "/"), "/"), rng.IntN(3) > 0)), []byte("x"))
-					}
-					ft.add(join(d, concretize(rng, p, true)+"/f"), []byte("x"))
-				}
-				totalPatterns += len(lines)
-				for i := 0; i < 20; i++ {
-					path := d
-					for k := 0; k < 1+rng.IntN(3); k++ {
-						path = join(path, randomSegment(rng))
-					}
-					ft.add(path, []byte("x"))
-				}
-				ft.add(join(d, ".gitignore"), []byte(strings.Join(lines, "\n")+"\n"))
-			}
+			ft, patterns := randomTree(rand.New(rand.NewPCG(42, uint64(round))))
+			totalPatterns += patterns
 			root := t.TempDir()
 			files, _ := ft.write(t, root)
 			totalFiles += files
@@ -501,6 +509,36 @@ func TestRandomTreesAgainstGit(t *testing.T) {
 	}
 	t.Logf("random trees: %d patterns, %d files compared with git", totalPatterns, totalFiles)
 	assert.GreaterOrEqual(t, totalPatterns, 300)
+}
+
+// TestTrackedTreesAgainstGit adds a random fifth of the files of a generated tree and of
+// random trees to git's index, whatever the rules say, and compares with git: tracked
+// files are listed even when ignored, and an ignored directory is entered for its tracked
+// files and nothing else.
+func TestTrackedTreesAgainstGit(t *testing.T) {
+	requireGit(t)
+	trees := []*fileTree{genRealRepo(rand.New(rand.NewPCG(20250101, 3)))}
+	for round := range 3 {
+		ft, _ := randomTree(rand.New(rand.NewPCG(99, uint64(round))))
+		trees = append(trees, ft)
+	}
+	for i, ft := range trees {
+		t.Run(fmt.Sprintf("tree%d", i), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(5, uint64(i)))
+			root := t.TempDir()
+			ft.write(t, root)
+			var tracked []string
+			for _, p := range ft.order {
+				if !ft.entries[p] && rng.IntN(5) == 0 {
+					tracked = append(tracked, p)
+				}
+			}
+			listed := compareTreeWithGit(t, root, []byte("*.secret\n"), []byte("*.swp\n"), tracked...)
+			trackedIgnored := splitNUL(runGit(t, root, nil, false, "ls-files", "--cached", "--ignored", "--exclude-standard", "-z"))
+			t.Logf("%d files, %d tracked, %d of them ignored by the rules, %d listed by git", len(ft.content), len(tracked), len(trackedIgnored), listed)
+			assert.Greater(t, len(trackedIgnored), len(tracked)/10, "the rules must ignore some tracked files")
+		})
+	}
 }
 
 // TestRandomPatternsAgainstGit asks git check-ignore about random patterns and

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"unicode/utf8"
 )
 
@@ -103,6 +104,48 @@ func runeCut(s string, n int, fromStart bool) string {
 		i++
 	}
 	return s[i:]
+}
+
+// moreItems matches the item Cap puts last in a list it cut.
+var moreItems = regexp.MustCompile(`^…\[\d+ more items\]$`)
+
+// Reshape returns a value Cap cut in its own shape again, so that it decodes into its Go
+// type: without the items Cap put last in the lists it cut ("…[N more items]"); strings
+// keep their cut marks (they are text). ok is false when the value has no shape to give
+// back: not JSON, or Cap's fallback that kept only the start of the encoding.
+func Reshape(data json.RawMessage) (out json.RawMessage, ok bool) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return data, false
+	}
+	if m, isMap := v.(map[string]any); isMap && len(m) == 3 && m["truncated"] == true && m["head"] != nil && m["note"] != nil {
+		return data, false
+	}
+	out, err := json.Marshal(dropMarkers(v))
+	return out, err == nil
+}
+
+// dropMarkers drops Cap's count items from the lists of a decoded value.
+func dropMarkers(v any) any {
+	switch x := v.(type) {
+	case []any:
+		if n := len(x); n > 0 {
+			if s, ok := x[n-1].(string); ok && moreItems.MatchString(s) {
+				x = x[:n-1]
+			}
+		}
+		for i, e := range x {
+			x[i] = dropMarkers(e)
+		}
+		return x
+	case map[string]any:
+		for k, e := range x {
+			x[k] = dropMarkers(e)
+		}
+	}
+	return v
 }
 
 // headOnly is the fallback: an object with the start of the encoding as text.

@@ -2,6 +2,7 @@ package jsoncap
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,4 +81,47 @@ func BenchmarkCap(b *testing.B) {
 	for b.Loop() {
 		Cap(big, 30_000)
 	}
+}
+
+// TestReshape: a value Cap cut decodes into its Go type again once the count items are
+// dropped; strings keep their cut marks; data that is not JSON, and Cap's head-only
+// fallback, have no shape to give back.
+func TestReshape(t *testing.T) {
+	type file struct{ Path string }
+	type listing struct {
+		Count int
+		Files []file
+		Note  string
+	}
+	files := make([]file, 2000)
+	for i := range files {
+		files[i] = file{Path: strings.Repeat("d/", 20) + "f.go"}
+	}
+	big, err := json.Marshal(listing{Count: 2000, Files: files, Note: strings.Repeat("n", 40_000)})
+	require.NoError(t, err)
+	out, _ := Cap(big, 20_000)
+	var v listing
+	require.Error(t, json.Unmarshal(out, &v), "the count item is no file")
+	reshaped, ok := Reshape(out)
+	require.True(t, ok)
+	require.NoError(t, json.Unmarshal(reshaped, &v))
+	assert.Equal(t, 2000, v.Count)
+	assert.NotEmpty(t, v.Files)
+	assert.Less(t, len(v.Files), 2000)
+	assert.Contains(t, v.Note, "chars cut]")
+
+	reshaped, ok = Reshape(json.RawMessage(`["a","…[3 more items]x"]`))
+	assert.True(t, ok)
+	assert.Equal(t, `["a","…[3 more items]x"]`, string(reshaped), "only Cap's own item")
+	_, ok = Reshape(json.RawMessage("not json"))
+	assert.False(t, ok)
+	keys := map[string]int{}
+	for i := range 5000 {
+		keys[strings.Repeat("k", 20)+strconv.Itoa(i)] = i
+	}
+	data, err := json.Marshal(keys)
+	require.NoError(t, err)
+	head, _ := Cap(data, 1000)
+	_, ok = Reshape(head)
+	assert.False(t, ok, "the head-only fallback")
 }

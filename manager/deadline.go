@@ -53,9 +53,11 @@ func CheckTimeout(d time.Duration) *definitions.ToolError {
 	return nil
 }
 
-// bounded returns ctx bounded by the call's timeout (meta.timeout in seconds; 0: none), or
-// by MaxCallTimeout when neither it nor the caller's context sets a nearer deadline.
-func bounded(ctx context.Context, seconds float64) (context.Context, context.CancelFunc, *definitions.ToolError) {
+// bounded returns ctx bounded by the call's timeout (meta.timeout in seconds; 0: none), or,
+// for a snippet that may chain tool calls (an eval, a user's tool), by MaxCallTimeout when
+// neither it nor the caller's context sets a nearer deadline. A built-in tool's own
+// script makes one tool call, which bounds itself: its hot path makes no timer.
+func bounded(ctx context.Context, seconds float64, chains bool) (context.Context, context.CancelFunc, *definitions.ToolError) {
 	if seconds != 0 {
 		d := time.Duration(seconds * float64(time.Second))
 		if terr := CheckTimeout(d); terr != nil {
@@ -64,7 +66,7 @@ func bounded(ctx context.Context, seconds float64) (context.Context, context.Can
 		ctx, cancel := WithTimeout(ctx, d)
 		return ctx, cancel, nil
 	}
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= MaxCallTimeout {
+	if dl, ok := ctx.Deadline(); !chains || ok && time.Until(dl) <= MaxCallTimeout {
 		return ctx, func() {}, nil
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, MaxCallTimeout, &deadline{timeout: MaxCallTimeout})

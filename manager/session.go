@@ -400,7 +400,7 @@ func (s *Session) run(ctx context.Context, call ToolCall) (any, *definitions.Too
 	if terr != nil {
 		return nil, terr
 	}
-	ctx, cancel, terr := bounded(ctx, call.Meta.Timeout)
+	ctx, cancel, terr := bounded(ctx, call.Meta.Timeout, !own)
 	if terr != nil {
 		return nil, terr
 	}
@@ -476,7 +476,7 @@ func (s *Session) Eval(ctx context.Context, src string) ([]any, *definitions.Too
 	defer done()
 	s.calls++
 	s.callID, s.ownCall, s.nested, s.inside = "eval-"+strconv.Itoa(s.calls), "", 0, s.inside[:0]
-	ctx, cancel, _ := bounded(ctx, 0)
+	ctx, cancel, _ := bounded(ctx, 0, true)
 	defer cancel()
 	if s.cwd != "" {
 		ctx = builtin.WithCallDir(ctx, s.cwd)

@@ -132,6 +132,20 @@ func command(s spec, env []string) error {
 	return fmt.Errorf("exec %s: %w", s.Argv[0], err)
 }
 
+// byKind splits paths into directories and the rest: Landlock refuses a directory's
+// rights on a file (a single file granted read-only, such as a repository's config).
+// Missing paths go with the directories, where IgnoreIfMissing skips them.
+func byKind(paths []string) (dirs, files []string) {
+	for _, p := range paths {
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			files = append(files, p)
+		} else {
+			dirs = append(dirs, p)
+		}
+	}
+	return dirs, files
+}
+
 // restrict applies the spec's Landlock rules at the best ABI the kernel has (nothing on a
 // kernel without Landlock), and no_new_privs. Signals and abstract UNIX sockets are scoped
 // to the sandbox whether or not the network is allowed.
@@ -147,8 +161,10 @@ func restrict(s spec) error {
 	if s.Mounts {
 		rw = append(append([]string(nil), rw...), "/dev/shm") // the private root's own
 	}
+	roDirs, roFiles := byKind(s.ReadOnly)
 	rules := []landlock.Rule{
-		landlock.RODirs(s.ReadOnly...).IgnoreIfMissing(),
+		landlock.RODirs(roDirs...).IgnoreIfMissing(),
+		landlock.ROFiles(roFiles...).IgnoreIfMissing(),
 		landlock.RODirs(self, "/proc/sys").IgnoreIfMissing(),
 		landlock.ROFiles(procFiles...).IgnoreIfMissing(),
 		landlock.RWDirs(rw...).IgnoreIfMissing().WithRefer(),

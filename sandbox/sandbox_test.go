@@ -219,6 +219,27 @@ func TestPolicyAddsPaths(t *testing.T) {
 	assert.Equal(t, 0, code, out)
 }
 
+// TestPolicyAddsAFile: a single file granted read-only (a repository's config) can be
+// read, not written, and its siblings stay out of reach.
+func TestPolicyAddsAFile(t *testing.T) {
+	requireLandlock(t)
+	f := newFixture(t)
+	file, sibling := filepath.Join(f.base, "config"), filepath.Join(f.base, "sibling")
+	require.NoError(t, os.WriteFile(file, []byte("granted\n"), 0o644))
+	require.NoError(t, os.WriteFile(sibling, []byte("not granted\n"), 0o644))
+	sb := mustNew(t, Policy{Root: f.root, TempDir: f.tmp, ReadOnly: []string{file}})
+	out, code, _ := run(t, sb, f.root, "cat "+file)
+	require.Equal(t, 0, code, out)
+	assert.Equal(t, "granted\n", out)
+	for name, script := range map[string]string{"write": "echo x >> " + file, "sibling": "cat " + sibling} {
+		out, code, _ = run(t, sb, f.root, script)
+		assert.NotEqual(t, 0, code, "%s: %s", name, out)
+	}
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, "granted\n", string(data))
+}
+
 func TestSpecFromAnotherBuildIsRefused(t *testing.T) {
 	arg, err := spec{Version: specVersion, Argv: []string{"true"}}.encode()
 	require.NoError(t, err)

@@ -2,6 +2,9 @@
 // .gitignore, .git/info/exclude, core.excludesFile or .jidoignore exclude are never
 // entered, hidden entries and .git are left out unless asked for, and symlinks are
 // followed only to targets inside the root (never into a directory that contains them).
+// Files git tracks are listed whatever git's ignore rules say, as git lists them (an
+// excluded directory holding some is entered for them alone); each nested repository
+// and submodule has its own rules and index (repo.go).
 //
 // Every directory and file is opened through security.Root's tree primitives, so a walk
 // stays inside the root even while the tree changes under it. Directories are read by
@@ -67,7 +70,9 @@ type Stats struct {
 }
 
 // Tree is what a walk reads: the project on disk (Disk) or a plan's overlay of it. Names
-// are canonical root-relative paths built by the walk.
+// are canonical root-relative paths built by the walk. A Tree that also has security.Root's
+// Clean lets a walk follow a .git file that names its git directory by an absolute path
+// inside the root (a linked worktree's).
 type Tree interface {
 	OpenDir(dir string) (Dir, error)
 	ReadTreeFile(name string, buf []byte) ([]byte, error) // an ignore file
@@ -98,7 +103,8 @@ func (d disk) OpenDir(dir string) (Dir, error) {
 // Walker walks one Tree; safe for concurrent use.
 type Walker struct {
 	root     Tree
-	excludes []byte // content of git's global excludes file
+	excludes []byte      // content of git's global excludes file
+	indexes  *indexCache // the git indexes read by its walks
 }
 
 // New returns a walker of root; excludes is the content of git's core.excludesFile
@@ -106,17 +112,22 @@ type Walker struct {
 func New(root *security.Root, excludes []byte) *Walker { return NewTree(Disk(root), excludes) }
 
 // NewTree returns a walker of any Tree; excludes as for New.
-func NewTree(tree Tree, excludes []byte) *Walker { return &Walker{root: tree, excludes: excludes} }
+func NewTree(tree Tree, excludes []byte) *Walker {
+	return &Walker{root: tree, excludes: excludes, indexes: &indexCache{limit: maxCachedBytes}}
+}
 
-// On returns a walker of tree with w's global excludes.
-func (w *Walker) On(tree Tree) *Walker { return NewTree(tree, w.excludes) }
+// On returns a walker of tree with w's global excludes and the git indexes it read (a
+// plan's tree is the project's, and an index is read again when its file changed).
+func (w *Walker) On(tree Tree) *Walker {
+	return &Walker{root: tree, excludes: w.excludes, indexes: w.indexes}
+}
 
 // Walk reports the entries under the canonical directory dir ("." for the root) to visit,
 // from several goroutines at once. The start directory is walked even when an ignore rule
 // excludes it (the caller named it); its ancestors' ignore files apply. Walk returns the
 // first error of visit (other than Stop) or ctx's error.
 func (w *Walker) Walk(ctx context.Context, dir string, opts Options, visit func(Entry) error) (Stats, error) {
-	wk := &walk{ctx: ctx, root: w.root, opts: opts, visit: visit, sem: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	wk := &walk{ctx: ctx, root: w.root, indexes: w.indexes, opts: opts, visit: visit, sem: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	m := w.matcher(dir, opts.NoIgnore, wk)
 	wk.wg.Add(1)
 	wk.dir(dir, dir, 0, m, false)
@@ -128,21 +139,22 @@ func (w *Walker) Walk(ctx context.Context, dir string, opts Options, visit func(
 }
 
 // Ignored returns the ignore decision for the entries of the canonical directory dir:
-// what the repository's rules and the ignore files of dir and its ancestors say of a name
-// in it. For listings of one directory (list_dir); walks build theirs on the way.
+// what the repository's rules and index and the ignore files of dir and its ancestors say
+// of a name in it. For listings of one directory (list_dir); walks build theirs on the way.
 func (w *Walker) Ignored(dir string) func(name string, isDir bool) bool {
-	wk := &walk{root: w.root}
-	m := wk.enter(w.matcher(dir, false, wk), dir, nil)
+	wk := &walk{root: w.root, indexes: w.indexes}
+	m := wk.enter(w.matcher(dir, false, wk), dir, dir, nil)
 	return func(name string, isDir bool) bool { return m.Ignored(join(dir, name), isDir) }
 }
 
-// matcher returns the ignore matcher in force in dir before dir's own ignore files: the
-// repository's rules and those of every directory from the root down to dir's parent.
+// matcher returns the ignore matcher in force in dir before dir's own ignore files and
+// repository: the rules and repositories of every directory from the root down to dir's
+// parent.
 func (w *Walker) matcher(dir string, off bool, wk *walk) *ignore.Matcher {
 	if off {
 		return nil
 	}
-	m := ignore.New(w.excludes, wk.readSmall(".git/info/exclude"))
+	m := ignore.New(w.excludes, nil)
 	if dir == "." {
 		return m
 	}
@@ -151,20 +163,21 @@ func (w *Walker) matcher(dir string, off bool, wk *walk) *ignore.Matcher {
 		if part == "." {
 			break
 		}
-		m = wk.enter(m, parent, nil)
+		m = wk.enter(m, parent, parent, nil)
 		parent = join(parent, part)
 	}
-	return wk.enter(m, parent, nil)
+	return wk.enter(m, parent, parent, nil)
 }
 
 // walk is the state of one Walk.
 type walk struct {
-	ctx   context.Context
-	root  Tree
-	opts  Options
-	visit func(Entry) error
-	sem   chan struct{}
-	wg    sync.WaitGroup
+	ctx     context.Context
+	root    Tree
+	indexes *indexCache
+	opts    Options
+	visit   func(Entry) error
+	sem     chan struct{}
+	wg      sync.WaitGroup
 
 	dirs, reported, unreadable atomic.Int64
 	stopped                    atomic.Bool
@@ -218,7 +231,7 @@ func (wk *walk) dir(open, show string, depth int, m *ignore.Matcher, link bool) 
 	wk.dirs.Add(1)
 	defer d.Close()
 	if m != nil {
-		m = wk.enter(m, show, entries)
+		m = wk.enter(m, show, open, entries)
 	}
 	slices.SortFunc(entries, func(a, b security.TreeEntry) int { return strings.Compare(a.Name, b.Name) })
 	for _, e := range entries {
@@ -258,7 +271,17 @@ func (wk *walk) entry(d Dir, open, show string, e security.TreeEntry, depth int,
 		openPath, typ, link = target, info.Mode().Type(), true
 	}
 	isDir := typ.IsDir()
-	if (m != nil && m.Ignored(showPath, isDir)) || (wk.opts.Skip != nil && wk.opts.Skip(showPath, typ)) {
+	if m != nil {
+		switch m.Check(showPath, isDir) {
+		case ignore.Skip:
+			return
+		case ignore.KeepTracked:
+			if isDir {
+				m = m.Excluded() // entered for its tracked files only
+			}
+		}
+	}
+	if wk.opts.Skip != nil && wk.opts.Skip(showPath, typ) {
 		return
 	}
 	if (!isDir || wk.opts.Dirs) && (wk.opts.Match == nil || wk.opts.Match(showPath, typ)) {
@@ -322,29 +345,41 @@ func (wk *walk) statLink(target string) (security.TreeInfo, error) {
 	return security.TreeInfo{Size: info.Size(), ModTime: info.ModTime(), Mode: info.Mode()}, nil
 }
 
-// enter adds the ignore files of directory dir (those its entries list, or both when
-// entries is nil) to m.
-func (wk *walk) enter(m *ignore.Matcher, dir string, entries []security.TreeEntry) *ignore.Matcher {
-	var git, jido []byte
-	for _, name := range []string{GitIgnore, JidoIgnore} {
-		if entries != nil && !slices.ContainsFunc(entries, func(e security.TreeEntry) bool { return e.Name == name && e.Type.IsRegular() }) {
-			continue
-		}
-		data := wk.readSmall(join(dir, name))
-		if name == GitIgnore {
-			git = data
-		} else {
-			jido = data
+// enter adds what directory show holds to m: its repository when it is the work tree of
+// one, then its ignore files (those its entries list, or all of them when entries is nil).
+// open is its canonical path, where they are read; show the path reported (they differ
+// below a followed symlink).
+func (wk *walk) enter(m *ignore.Matcher, show, open string, entries []security.TreeEntry) *ignore.Matcher {
+	dotGit, git, jido := entries == nil, entries == nil, entries == nil
+	for _, e := range entries {
+		switch e.Name {
+		case ".git":
+			dotGit = true
+		case GitIgnore:
+			git = e.Type.IsRegular()
+		case JidoIgnore:
+			jido = e.Type.IsRegular()
 		}
 	}
-	rel := dir
+	rel := show
 	if rel == "." {
 		rel = ""
 	}
-	return m.Enter(rel, git, jido)
+	if dotGit {
+		m = wk.repo(m, rel, open)
+	}
+	var gitData, jidoData []byte
+	if git {
+		gitData = wk.readSmall(join(open, GitIgnore))
+	}
+	if jido {
+		jidoData = wk.readSmall(join(open, JidoIgnore))
+	}
+	return m.Enter(rel, gitData, jidoData)
 }
 
-// readSmall reads an ignore file; a missing one is nil, an unreadable one is counted.
+// readSmall reads an ignore file (or a file of git's that the walk needs); a missing one
+// is nil, an unreadable one is counted.
 func (wk *walk) readSmall(name string) []byte {
 	data, err := wk.root.ReadTreeFile(name, nil)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -170,6 +169,17 @@ func TestWalkSymlinks(t *testing.T) {
 		paths(t, w, ".", Options{FollowSymlinks: true}), "links out of the root, dangling links and loops are dropped")
 }
 
+// TestWalkReadsIgnoreFilesBelowFollowedSymlinks: below a followed symlink the ignore
+// files are read where they are (in the link's target), and apply to the paths reported.
+func TestWalkReadsIgnoreFilesBelowFollowedSymlinks(t *testing.T) {
+	_, root := makeTree(t, map[string]string{"root/real/.gitignore": "*.log\n", "root/real/a.go": "a", "root/real/b.log": "b"},
+		map[string]string{"root/link": "real"})
+	stats, err := New(root, nil).Walk(t.Context(), ".", Options{FollowSymlinks: true}, func(Entry) error { return nil })
+	require.NoError(t, err)
+	assert.Zero(t, stats.Unreadable, "the link's .gitignore is read in its target")
+	assert.Equal(t, []string{"link/a.go@", "real/a.go"}, paths(t, New(root, nil), ".", Options{FollowSymlinks: true}))
+}
+
 func TestWalkStopsEarly(t *testing.T) {
 	_, root := makeTree(t, ignoreTree, nil)
 	w := New(root, nil)
@@ -198,19 +208,11 @@ func TestWalkStopsEarly(t *testing.T) {
 // untracked, not ignored files.
 func TestWalkMatchesGit(t *testing.T) {
 	dir, root := makeTree(t, ignoreTree, nil)
-	git := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "git %v: %s (git must be installed to run the tests)", args, out)
-		return string(out)
-	}
 	require.NoError(t, os.RemoveAll(filepath.Join(dir, ".git")))
-	git("init", "-q")
+	gitIn(t, dir, "init", "-q")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git/info/exclude"), []byte("*.tmp\n"), 0o644))
 	require.NoError(t, os.Remove(filepath.Join(dir, ".jidoignore")))
-	want := strings.Fields(git("ls-files", "-o", "--exclude-standard"))
+	want := strings.Fields(gitIn(t, dir, "ls-files", "-o", "--exclude-standard"))
 	slices.Sort(want)
 	assert.Equal(t, want, paths(t, New(root, nil), ".", Options{Hidden: true}))
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/interpret"
+	"github.com/jido-run/jido/jsoncap"
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
 )
@@ -240,8 +241,20 @@ func TestRenderUnknownAndShortenedResults(t *testing.T) {
 	r := agent.ToolResult{Name: "undo", OK: true, Content: json.RawMessage(`{"undone":"c1"}`)}
 	assert.Equal(t, `undo: {"undone":"c1"}`, render(r, agent.ToolCall{}))
 
-	r = agent.ToolResult{Name: "read_file", OK: true, Content: json.RawMessage(`{"head":"{\"path\":","tail":"}","note":"cut"}`), Note: "the result was cut"}
-	assert.Equal(t, "read_file: {\"head\":\"{\\\"path\\\":\",\"tail\":\"}\",\"note\":\"cut\"}\n(the result was cut)", render(r, agent.ToolCall{}))
+	r = agent.ToolResult{Name: "read_file", OK: true, Content: json.RawMessage(`{"truncated":true,"note":"cut","head":"{\"path\":"}`), Note: "the result was cut"}
+	assert.Equal(t, "read_file: {\"truncated\":true,\"note\":\"cut\",\"head\":\"{\\\"path\\\":\"}\n(the result was cut)", render(r, agent.ToolCall{}), "a result that lost its shape is shown as it is")
+
+	files := make([]definitions.FileInfo, 600)
+	for i := range files {
+		files[i] = definitions.FileInfo{Path: fmt.Sprintf("pkg/file%03d.go", i), Type: "file"}
+	}
+	data, err := json.Marshal(definitions.FileList{Count: 600, Files: files})
+	require.NoError(t, err)
+	cut, note := jsoncap.Cap(data, 4000)
+	r = agent.ToolResult{Name: "glob", OK: true, Content: cut, Note: note}
+	text := render(r, agent.ToolCall{Name: "glob", Args: map[string]any{"pattern": "**/*.go"}})
+	assert.True(t, strings.HasPrefix(text, "600 files match **/*.go:\npkg/file000.go\n"), "a listing cut to fit the conversation is rendered: %s", text)
+	assert.Regexp(t, `\.\.\. and \d+ more$`, text)
 
 	r = agent.ToolResult{Name: "search", OK: true, Content: json.RawMessage(`[1,2]`)}
 	assert.Equal(t, "search: [1,2]", render(r, agent.ToolCall{}), "content of another shape is shown as JSON")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jido-run/jido/agent"
 	"github.com/jido-run/jido/interpret"
+	"github.com/jido-run/jido/jsoncap"
 	"github.com/jido-run/jido/tools/definitions"
 )
 
@@ -54,14 +55,19 @@ func render(r agent.ToolResult, c agent.ToolCall) string {
 	if !r.OK {
 		return renderError(r)
 	}
+	content, shaped := r.Content, true
 	if r.Note != "" {
-		// Cut to fit the conversation: no longer the tool's shape, so shown as it is.
-		return r.Name + ": " + clip(string(r.Content), maxRaw) + "\n(" + r.Note + ")"
+		// Cut to fit the conversation: lists end in a count of what was cut, which the
+		// tool's shape has no room for; the renderer counts from the result's own totals.
+		content, shaped = jsoncap.Reshape(content)
 	}
-	if f := renderers[r.Name]; f != nil {
-		if text, ok := f(r.Content, c); ok {
+	if f := renderers[r.Name]; f != nil && shaped {
+		if text, ok := f(content, c); ok {
 			return text
 		}
+	}
+	if r.Note != "" {
+		return r.Name + ": " + clip(string(r.Content), maxRaw) + "\n(" + r.Note + ")"
 	}
 	return r.Name + ": " + clip(string(r.Content), maxRaw)
 }
@@ -137,20 +143,25 @@ func renderGlob(v definitions.FileList, c agent.ToolCall) string {
 	case h.Then != nil:
 		return renderFiles(v, fmt.Sprintf("%s are named %s; say which one:", plural(len(v.Files), "file", "files"), bareName(c)))
 	}
-	return renderFiles(v, fmt.Sprintf("%s match %s:", plural(len(v.Files), "file", "files"), pattern))
+	return renderFiles(v, fmt.Sprintf("%s match %s:", plural(max(v.Count, len(v.Files)), "file", "files"), pattern))
 }
 
-// renderFiles renders the paths of a list_files or glob result under a header.
+// renderFiles renders the paths of a list_files or glob result under a header: the first
+// maxListed, and how many more there are (the files cut to fit the conversation included).
 func renderFiles(v definitions.FileList, header string) string {
-	paths := make([]string, len(v.Files))
-	for i, f := range v.Files {
+	shown := v.Files[:min(len(v.Files), maxListed)]
+	paths := make([]string, len(shown))
+	for i, f := range shown {
 		paths[i] = entryPath(f.Path, f.Type)
 	}
-	var cut string
+	var more, cut string
+	if n := max(v.Count, len(v.Files)) - len(shown); n > 0 {
+		more = fmt.Sprintf("... and %d more", n)
+	}
 	if v.Truncated {
 		cut = "(cut at max_results: narrow the pattern or the directory)"
 	}
-	return joinLines(header, firstLines(paths), cut)
+	return joinLines(header, strings.Join(paths, "\n"), more, cut)
 }
 
 func renderSearch(v definitions.SearchResult, c agent.ToolCall) string {

@@ -40,7 +40,7 @@ func parseForge(argv []string, stderr io.Writer) (*forgeOptions, error) {
 	fs.IntVar(&o.parallel, "parallel", 2, "run: tasks run at once")
 	fs.IntVar(&o.maxSteps, "max-steps", 40, "model round trips of one agent")
 	fs.IntVar(&o.maxTokens, "max-tokens", 2_000_000, "tokens of one agent's model requests, prompt and completion, as the service reports them")
-	fs.BoolVar(&o.json, "json", false, "status: print JSON")
+	fs.BoolVar(&o.json, "json", false, "status, and run's summary: print JSON")
 	if err := parseArgs(fs, argv); err != nil {
 		return nil, err
 	}
@@ -93,6 +93,9 @@ func runForge(argv []string, stdout, stderr io.Writer) int {
 		err = f.Plan(ctx, o.args[0])
 	case "run":
 		err = f.Execute(ctx)
+		if perr := printStatus(f, o.json, stdout); err == nil {
+			err = perr
+		}
 	case "status":
 		err = printStatus(f, o.json, stdout)
 	case "events":
@@ -134,7 +137,8 @@ func (o *forgeOptions) forgeConfig(ctx context.Context, log io.Writer) (forge.Co
 	}, nil
 }
 
-// printStatus prints the run's tasks, a line each (or JSON).
+// printStatus prints the run's tasks, a line each (or JSON): state, attempts, branch and,
+// for a failed task, why.
 func printStatus(f *forge.Forge, asJSON bool, w io.Writer) error {
 	st, err := f.Status()
 	if err != nil {
@@ -145,11 +149,12 @@ func printStatus(f *forge.Forge, asJSON bool, w io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(st)
 	}
-	fmt.Fprintf(w, "run %s%s\n", st.Run, map[bool]string{true: " (halted by a change request)"}[st.Halted])
+	fmt.Fprintf(w, "run %s%s%s\n", st.Run, map[bool]string{true: " (halted by a change request)"}[st.Halted], map[bool]string{true: " (failed)"}[st.Failed])
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TASK\tTYPE\tSTATUS\tATTEMPT\tDEPENDENCIES\tTITLE")
+	fmt.Fprintln(tw, "TASK\tTYPE\tSTATUS\tATTEMPT\tBRANCH\tDEPENDENCIES\tTITLE\tWHY")
 	for _, t := range st.Tasks {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", t.ID, t.Type, t.Status, t.Attempt, strings.Join(t.Dependencies, ","), termsafe.String(t.Title))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", t.ID, t.Type, t.Status, t.Attempt, t.Branch, strings.Join(t.Dependencies, ","),
+			termsafe.Line(t.Title), termsafe.Line(t.Why))
 	}
 	return tw.Flush()
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -127,4 +128,37 @@ func (r *Repo) RemoveWorktree(dir string) error {
 	}
 	_, err = r.git.run(r.main(), "worktree", "prune")
 	return err
+}
+
+// commonReads are the entries of the repository's common git directory that git reads in a
+// linked worktree to show its state (status, diff, log, show, the current branch): the
+// repository's format and settings, the main work tree's HEAD, the object store, the refs,
+// the excludes and attributes of info, and a shallow clone's boundary. Not hooks, logs,
+// modules, the other worktrees' administrative directories nor their work trees.
+var commonReads = []string{"config", "HEAD", "objects", "refs", "packed-refs", "info", "shallow"}
+
+// SandboxReads returns the host paths that a sandboxed command in the linked worktree at
+// dir needs to read for git to work there: the worktree's administrative directory (its
+// HEAD, index and the commondir and gitdir files that lead git to the repository) and
+// commonReads. They are to be granted read-only: nothing of the repository, this
+// worktree's own state included, is the command's to change (gitops commits the
+// worktree's files itself, on the host). Entries that are missing or symbolic links are
+// left out; the main work tree is refused (its git directory is the whole repository).
+func (r *Repo) SandboxReads(dir string) ([]string, error) {
+	l, err := r.worktreeLoc(dir)
+	if err != nil {
+		return nil, err
+	}
+	if l.workTree == r.top {
+		return nil, definitions.NewError(definitions.ValidationError, "%s is the repository's main work tree, not a linked worktree", dir).
+			With("dir", dir).Hint("Pass the Dir that PrepareBranch returned")
+	}
+	paths := []string{l.gitDir}
+	for _, name := range commonReads {
+		paths = append(paths, filepath.Join(r.commonDir, name))
+	}
+	return slices.DeleteFunc(paths, func(p string) bool {
+		info, err := os.Lstat(p)
+		return err != nil || info.Mode()&fs.ModeSymlink != 0
+	}), nil
 }

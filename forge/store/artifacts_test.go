@@ -35,6 +35,11 @@ func TestWalkthrough(t *testing.T) {
 	got, err = r.ReadWalkthrough("A", 0)
 	require.NoError(t, err)
 	assert.Equal(t, "# Walkthrough: task A, attempt 2\n\n## Summary\n\nRetry.\n", got, "0 is the latest")
+	_, err = r.EmitWalkthrough("A", 2, Walkthrough{Summary: "Already there.", NothingToChange: true})
+	require.NoError(t, err)
+	got, err = r.ReadWalkthrough("A", 2)
+	require.NoError(t, err)
+	assert.Equal(t, "# Walkthrough: task A, attempt 2\n\n## Summary\n\nAlready there.\n\n## Outcome\n\nNothing to change.\n", got)
 
 	toolError(t, must(r.EmitWalkthrough("A", 3, w)), definitions.ValidationError)
 	toolError(t, must(r.EmitWalkthrough("A", 0, w)), definitions.ValidationError)

@@ -15,7 +15,7 @@ import (
 
 // Event types the store itself writes and replays into state.json.
 const (
-	EventTaskStatus  = "task.status"  // a transition: Task, From, To, Attempt
+	EventTaskStatus  = "task.status"  // a transition: Task, From, To, Attempt, and to FAILED its Reason
 	EventTaskAttempt = "task.attempt" // a new attempt started: Task, Attempt
 	EventRunHalted   = "run.halted"   // a change request halted the run: CR
 )
@@ -32,7 +32,8 @@ type Event struct {
 	To      Status         `json:"to,omitempty"`
 	Attempt int            `json:"attempt,omitempty"`
 	CR      string         `json:"cr,omitempty"`
-	Data    map[string]any `json:"data,omitempty"` // free payload of other Forge components
+	Reason  string         `json:"reason,omitempty"` // why a task moved to FAILED
+	Data    map[string]any `json:"data,omitempty"`   // free payload of other Forge components
 }
 
 // AppendEvent appends e to the run's event log, for other Forge components (agent tool

@@ -17,7 +17,10 @@ type Task struct {
 	Type         string   // "1", "2", "3" or "refinery"
 	Dependencies []string // ids of the tasks it needs; never nil
 	Title        string
-	Body         string // the document after the front matter
+	// Tests is a shell command that must pass in the task's worktree once its agent is
+	// done (front matter key tests); "" when the task names none.
+	Tests string
+	Body  string // the document after the front matter
 }
 
 // frontMatter holds the known keys as nodes, so that scalars keep their text
@@ -28,6 +31,7 @@ type frontMatter struct {
 	Dependencies yaml.Node `yaml:"dependencies"`
 	Status       yaml.Node `yaml:"status"`
 	Title        yaml.Node `yaml:"title"`
+	Tests        yaml.Node `yaml:"tests"`
 }
 
 // splitFrontMatter returns the YAML between an opening "---" line at the very start of
@@ -83,6 +87,9 @@ func parseTask(taskID, content string) (*Task, error) {
 			With("field", "type").With("allowed", taskTypes)
 	}
 	if t.Title, err = scalar(fm.Title, "title", false); err != nil {
+		return nil, err
+	}
+	if t.Tests, err = scalar(fm.Tests, "tests", false); err != nil {
 		return nil, err
 	}
 	status, err := scalar(fm.Status, "status", false)

@@ -26,6 +26,7 @@ type runState struct {
 type taskState struct {
 	Status  Status `json:"status"`
 	Attempt int    `json:"attempt"`
+	Reason  string `json:"reason,omitempty"` // why the task is FAILED; "" in any other state
 }
 
 // newRunState returns the state of a run without events.
@@ -40,7 +41,10 @@ func (s *runState) apply(e Event) {
 	}
 	switch e.Type {
 	case EventTaskStatus:
-		t.Status = e.To
+		t.Status, t.Reason = e.To, ""
+		if e.To == Failed {
+			t.Reason = e.Reason
+		}
 		t.Attempt = max(t.Attempt, e.Attempt)
 	case EventTaskAttempt:
 		t.Attempt = e.Attempt
@@ -136,6 +140,17 @@ func (r *Run) record(e Event) error {
 // exist and the state machine allow the transition (else a ConflictError naming the
 // allowed next states); a halted run starts no task (no PENDING -> RUNNING).
 func (r *Run) MarkStatus(taskID string, to Status) (Status, error) {
+	return r.mark(taskID, to, "")
+}
+
+// Fail moves task taskID to FAILED, as MarkStatus does, recording why (Reason tells it
+// until the task moves on).
+func (r *Run) Fail(taskID, reason string) (Status, error) {
+	return r.mark(taskID, Failed, reason)
+}
+
+// mark is MarkStatus with the reason of a move to FAILED.
+func (r *Run) mark(taskID string, to Status, reason string) (Status, error) {
 	if err := checkTaskID("taskId", taskID); err != nil {
 		return "", err
 	}
@@ -155,7 +170,7 @@ func (r *Run) MarkStatus(taskID string, to Status) (Status, error) {
 		return cur.Status, definitions.NewError(definitions.ConflictError, "the run is halted by change request %s: no task starts", r.state.CR).
 			With("task", taskID).With("cr", r.state.CR).Hint("wait for the plan to be revised")
 	}
-	e := Event{Type: EventTaskStatus, Task: taskID, From: cur.Status, To: to, Attempt: cur.Attempt}
+	e := Event{Type: EventTaskStatus, Task: taskID, From: cur.Status, To: to, Attempt: cur.Attempt, Reason: reason}
 	if err := r.record(e); err != nil {
 		return cur.Status, err
 	}
@@ -218,6 +233,14 @@ func (r *Run) Attempt(taskID string) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.state.task(taskID).Attempt
+}
+
+// Reason returns why task taskID is FAILED (as Fail recorded it); "" when it is not, or
+// when nobody said.
+func (r *Run) Reason(taskID string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.state.task(taskID).Reason
 }
 
 // Halted reports whether a change request halted the run. Unlike the other accessors it

@@ -109,6 +109,32 @@ func TestAttempts(t *testing.T) {
 	assert.Equal(t, 3, again.Attempt("A"), "attempts persist")
 }
 
+// TestFailRecordsWhy: a task moved to FAILED says why until it moves on, and the reason
+// is kept in the events, so that a reopened run (its state file lost too) tells it.
+func TestFailRecordsWhy(t *testing.T) {
+	r, root := newRun(t)
+	addTasks(t, r, map[string][]string{"A": nil, "B": nil})
+	for _, s := range []Status{Running, Failed, Pending, Running} {
+		_, err := r.MarkStatus("A", s)
+		require.NoError(t, err)
+	}
+	assert.Empty(t, r.Reason("A"), "MarkStatus says no reason")
+	prev, err := r.Fail("A", "the agent gave up")
+	require.NoError(t, err)
+	assert.Equal(t, Running, prev)
+	assert.Equal(t, "the agent gave up", r.Reason("A"))
+	toolError(t, must(r.Fail("B", "never ran")), definitions.ConflictError)
+	assert.Empty(t, r.Reason("B"), "a refused move records nothing")
+
+	require.NoError(t, root.Remove("artifacts/run1/state.json", false))
+	again, err := Open(root, "run1")
+	require.NoError(t, err)
+	assert.Equal(t, "the agent gave up", again.Reason("A"), "replayed from the events")
+	_, err = again.MarkStatus("A", Pending)
+	require.NoError(t, err)
+	assert.Empty(t, again.Reason("A"), "a task that moved on is no longer failed")
+}
+
 func TestCrashResume(t *testing.T) {
 	r, root := newRun(t)
 	addTasks(t, r, map[string][]string{"A": nil, "B": nil})

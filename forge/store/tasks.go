@@ -13,7 +13,7 @@ import (
 const taskHint = "create it with create_task"
 
 // CreateTask validates content (YAML front matter with id equal to taskID, type 1, 2, 3
-// or refinery, dependencies, an optional status PENDING and title) and writes it to
+// or refinery, dependencies, an optional status PENDING, title and tests) and writes it to
 // tasks/<taskID>.md, returning that root-relative path. Rewriting a task is allowed while
 // it is PENDING or STALE (re-planning); once started it is a ConflictError.
 func (r *Run) CreateTask(taskID, content string) (string, error) {

@@ -10,7 +10,7 @@ import (
 
 func TestCreateTask(t *testing.T) {
 	r, _ := newRun(t)
-	doc := "---\nid: C\ntype: refinery\ntitle: Merge\ndependencies:\n  - A\n  - B\nstatus: PENDING\nowner: me\n---\nBody text\n"
+	doc := "---\nid: C\ntype: refinery\ntitle: Merge\ndependencies:\n  - A\n  - B\nstatus: PENDING\ntests: go test ./...\nowner: me\n---\nBody text\n"
 	p, err := r.CreateTask("C", doc)
 	require.NoError(t, err)
 	assert.Equal(t, "artifacts/run1/tasks/C.md", p)
@@ -21,7 +21,7 @@ func TestCreateTask(t *testing.T) {
 
 	task, err := r.Task("C")
 	require.NoError(t, err)
-	assert.Equal(t, &Task{ID: "C", Type: "refinery", Title: "Merge", Dependencies: []string{"A", "B"}, Body: "Body text\n"}, task)
+	assert.Equal(t, &Task{ID: "C", Type: "refinery", Title: "Merge", Dependencies: []string{"A", "B"}, Tests: "go test ./...", Body: "Body text\n"}, task)
 
 	_, err = r.CreateTask("001", "---\nid: 001\ntype: \"2\"\n---\n")
 	require.NoError(t, err)
@@ -63,6 +63,7 @@ func TestCreateTaskInvalid(t *testing.T) {
 		{"self dependency", "---\nid: A\ntype: 1\ndependencies: [A]\n---\n", "dependencies"},
 		{"repeated dependency", "---\nid: A\ntype: 1\ndependencies: [B, B]\n---\n", "dependencies"},
 		{"title not scalar", "---\nid: A\ntype: 1\ntitle: {x: 1}\n---\n", "title"},
+		{"tests not a command", "---\nid: A\ntype: 1\ntests: [go, test]\n---\n", "tests"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

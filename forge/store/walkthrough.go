@@ -20,6 +20,9 @@ type Walkthrough struct {
 	Decisions    []string `json:"decisions,omitempty"`    // choices made and their reasons
 	FilesTouched []string `json:"filesTouched,omitempty"` // paths created, changed or deleted
 	Notes        string   `json:"notes,omitempty"`        // anything the next agent or the Refinery should know
+	// NothingToChange says the task needed no change: an attempt that committed nothing
+	// is done only when its walkthrough says so.
+	NothingToChange bool `json:"nothingToChange,omitempty"`
 }
 
 // EmitWalkthrough renders w as markdown into <taskID>/<attempt>/walkthrough.md
@@ -119,6 +122,9 @@ func (w Walkthrough) markdown(taskID string, attempt int) string {
 	list("Files touched", w.FilesTouched, true)
 	if notes := strings.TrimSpace(w.Notes); notes != "" {
 		b.WriteString("\n## Notes\n\n" + notes + "\n")
+	}
+	if w.NothingToChange {
+		b.WriteString("\n## Outcome\n\nNothing to change.\n")
 	}
 	return b.String()
 }
