@@ -14,13 +14,13 @@ import (
 )
 
 // forgeTrajectory is one jido forge run with two tasks on toolz (p), against a scripted
-// model, following the protocol of forge_test.go: the Captain files the tasks; A's agent
-// puts a bug in take, sees its tests fail through bash, fixes it, sees them pass and looks
-// at its diff; B's agent adds a test file and runs it; the Refinery merges both branches
-// into main and runs the whole suite. The plain side does the same with git branches,
-// edits and pytest. It is a function of its own because what makes a task DONE is
-// changing (a completion signal, a commit or an explicit nothing-to-change, the tests the
-// task names passing): its scripts will follow.
+// model, following the protocol of forge_test.go: the Captain files the tasks, each naming
+// the tests that must pass for it to be DONE; A's agent puts a bug in take, sees its tests
+// fail through bash, fixes it, sees them pass and looks at its diff; B's agent adds a test
+// file and runs it; both report their work with emit_walkthrough; the Refinery merges both
+// branches into main and runs the whole suite. The plain side does the same with git
+// branches, edits and pytest, after the run (a run is one process). It is a function of
+// its own so that it follows Forge's protocol as that changes.
 func forgeTrajectory(t *testing.T, p *workloadProject, row *workloadRow) {
 	jdir, pdir := p.layout(t), p.layout(t)
 	const (
@@ -36,16 +36,19 @@ func forgeTrajectory(t *testing.T, p *workloadProject, row *workloadRow) {
 	step := func(id, tool string, v map[string]any) openaitest.Step {
 		return openaitest.Step{Calls: []openaitest.Call{{ID: id, Name: tool, Args: args(v)}}}
 	}
-	task := func(id, title, body string) map[string]any {
-		return map[string]any{"taskId": id, "content": "---\nid: " + id + "\ntype: 1\ndependencies: []\ntitle: " + title + "\n---\n" + body + "\n"}
+	task := func(id, title, tests, body string) map[string]any {
+		return map[string]any{"taskId": id, "content": "---\nid: " + id + "\ntype: 1\ndependencies: []\ntitle: " + title +
+			"\ntests: " + tests + "\n---\n" + body + "\n"}
 	}
 	walkthrough := func(summary string, files ...string) map[string]any {
 		return map[string]any{"walkthrough": map[string]any{"summary": summary, "filesTouched": files}}
 	}
 	scripts := map[string][]openaitest.Step{
 		"captain:-": {
-			step("c-task-a", "create_task", task("A", "fix take", "take(n, seq) must give the first n items of seq; the tests of itertoolz say so.")),
-			step("c-task-b", "create_task", task("B", "test take past the end", "Add a test: take(5, [1, 2]) gives both items.")),
+			step("c-task-a", "create_task", task("A", "fix take", "pytest -q",
+				"take(n, seq) must give the first n items of seq; the tests of itertoolz say so.")),
+			step("c-task-b", "create_task", task("B", "test take past the end", "pytest -q "+newTest,
+				"Add a test: take(5, [1, 2]) gives both items.")),
 			step("c-dag", "set_dag", map[string]any{"dag": map[string]any{"tasks": []any{
 				map[string]any{"id": "A", "dependencies": []any{}}, map[string]any{"id": "B", "dependencies": []any{}}}}}),
 			answer("Planned two tasks."),
@@ -77,7 +80,7 @@ func forgeTrajectory(t *testing.T, p *workloadProject, row *workloadRow) {
 	}
 	model, _ := forgeServer(t, jdir, scripts)
 	env := workloadEnv(t)
-	forgeCmd := func(args ...string) runResult {
+	forgeCmd := func(args ...string) runResult { // in the trajectory's own state directory
 		return runJidoIn(t, "", env, "", append(append([]string{"forge"}, model...), args...)...)
 	}
 
@@ -88,26 +91,21 @@ func forgeTrajectory(t *testing.T, p *workloadProject, row *workloadRow) {
 	row.jido = time.Since(start)
 	require.Equal(t, 0, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
 
-	r = forgeCmd("status", "--json")
-	assert.Equal(t, 2, strings.Count(r.stdout, `"status": "MERGED"`), r.stdout)
+	for _, task := range statusOf(t, model).Tasks {
+		assert.Equal(t, "MERGED", task.Status, "%s: %s", task.ID, task.Why)
+	}
 	data, err := os.ReadFile(filepath.Join(jdir, p.file))
 	require.NoError(t, err)
 	assert.Contains(t, string(data), p.fix, "main has A's fix")
 	assert.FileExists(t, filepath.Join(jdir, newTest), "main has B's test")
 	assert.Empty(t, gitOut(t, jdir, "ls-files", ".jido"), "nothing of jido's is committed")
-	assert.Empty(t, gitOut(t, jdir, "status", "--porcelain", "--", ".", ":(exclude)artifacts"),
-		"main is clean but for the run's artifacts: running the tests leaves nothing behind")
+	assert.Empty(t, gitOut(t, jdir, "status", "--porcelain"), "main is clean: running the tests leaves nothing behind")
 
-	// What each call did, from the run's events: tool.result by the scripts' call ids.
-	r = forgeCmd("events")
-	require.Equal(t, 0, r.code, r.stderr)
+	// What each call did, from the run's events, by the scripts' call ids (unique in the run).
 	results := map[string]map[string]any{}
-	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
-		var e map[string]any
-		require.NoError(t, json.Unmarshal([]byte(line), &e), line)
-		if id, _ := e["call_id"].(string); e["event"] == "tool.result" {
-			results[id] = e
-		}
+	for key, list := range toolResults(t, model) {
+		_, id, _ := strings.Cut(key, "/")
+		results[id] = list[0]
 	}
 	for _, s := range scripts {
 		for _, st := range s {
