@@ -69,13 +69,19 @@ func forgeRepo(t *testing.T) string {
 	testenv.Program(t, "git")
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"README.md": "# project\n", "check.sh": "test -f README.md\n"})
+	gitInit(t, dir)
+	return dir
+}
+
+// gitInit makes dir a git repository whose branch main holds all its files in one commit.
+func gitInit(t *testing.T, dir string) {
+	t.Helper()
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "first"}} {
 		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "git %v: %s", args, out)
 	}
-	return dir
 }
 
 // git runs git in dir and returns its output.

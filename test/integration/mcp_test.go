@@ -234,8 +234,14 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // process is killed at the end of the test if still running.
 func mcpHTTP(t *testing.T, args ...string) httpServer {
 	t.Helper()
+	return mcpHTTPEnv(t, nil, args...)
+}
+
+// mcpHTTPEnv is mcpHTTP with extra environment variables for the server.
+func mcpHTTPEnv(t *testing.T, env []string, args ...string) httpServer {
+	t.Helper()
 	s := httpServer{}
-	s.cmd, s.stderr = mcpServe(t, func(line string) bool {
+	s.cmd, s.stderr = mcpServeEnv(t, env, func(line string) bool {
 		if m := listening.FindStringSubmatch(line); m != nil {
 			s.url = m[1]
 		}
@@ -254,7 +260,14 @@ func mcpHTTP(t *testing.T, args ...string) httpServer {
 // the end of the test if still running.
 func mcpServe(t *testing.T, ready func(line string) bool, args ...string) (*exec.Cmd, *lines) {
 	t.Helper()
+	return mcpServeEnv(t, nil, ready, args...)
+}
+
+// mcpServeEnv is mcpServe with extra environment variables for the server.
+func mcpServeEnv(t *testing.T, env []string, ready func(line string) bool, args ...string) (*exec.Cmd, *lines) {
+	t.Helper()
 	cmd := exec.Command(jidoBin, append([]string{"mcp"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
