@@ -191,3 +191,25 @@ func optInt(L *lua.LState, n int, def int64) int64 {
 	}
 	return checkInt(L, n)
 }
+
+// baseAssert is assert as Lua 5.2 and later have it: a false or nil value raises its message
+// whatever its type, so that assert(jido.read_file{...}) fails with the tool's error table
+// (gopher-lua's, as Lua 5.1's, wants a string and complains of the table instead); no
+// message raises "assertion failed!". A true value returns all the arguments.
+func baseAssert(L *lua.LState) int {
+	if L.GetTop() == 0 {
+		L.ArgError(1, "value expected")
+	}
+	if lua.LVAsBool(L.Get(1)) {
+		return L.GetTop()
+	}
+	switch msg := L.Get(2); msg.(type) {
+	case *lua.LNilType:
+		L.RaiseError("assertion failed!")
+	case lua.LString, lua.LNumber:
+		L.RaiseError("%s", msg.String())
+	default:
+		L.Error(msg, 0)
+	}
+	return 0
+}

@@ -10,7 +10,7 @@ import (
 // dofile, loadfile, require, module, getfenv, setfenv, rawset, rawget, collectgarbage, newproxy,
 // _printregs, print, _G, string.dump, math.randomseed (research 1.4 and 5.2).
 var allowed = map[string][]string{
-	"":       {"assert", "error", "next", "rawequal", "select", "tonumber", "tostring", "type"},
+	"":       {"error", "next", "rawequal", "select", "tonumber", "tostring", "type"},
 	"string": {"char", "len", "lower", "reverse", "sub", "upper"},
 	"table":  {"getn", "maxn"},
 	"math": {"abs", "acos", "asin", "atan", "atan2", "ceil", "cos", "cosh", "deg", "exp", "floor",
@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 // semantics that gopher-lua lacks.
 var wrapped = map[string]map[string]lua.LGFunction{
 	"": {
-		"pcall": basePCall, "xpcall": baseXPCall, "unpack": baseUnpack,
+		"assert": baseAssert, "pcall": basePCall, "xpcall": baseXPCall, "unpack": baseUnpack,
 		"getmetatable": baseGetMetatable, "setmetatable": baseSetMetatable,
 	},
 	"string": {

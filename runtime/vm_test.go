@@ -585,3 +585,20 @@ func TestAbortEndsTheRunningCallAndLaterOnes(t *testing.T) {
 	_, err := idle.Call(t.Context(), "x", "return 1")
 	assert.ErrorContains(t, err, "the session was closed", "the first cause stays")
 }
+
+// TestAssert: assert returns its arguments when the first is true, and otherwise raises
+// its message whatever its type (a tool's error table included), or "assertion failed!".
+func TestAssert(t *testing.T) {
+	vm := newVM(t, testLimits, testLib())
+	assert.Equal(t, []any{int64(1), "two"}, mustRun(t, vm, "return assert(1, 'two')"))
+	_, err := run(t, vm, "assert(false)")
+	assert.Contains(t, err.Message, "assertion failed!")
+	_, err = run(t, vm, "assert(nil, 'no file')")
+	assert.Contains(t, err.Message, "no file")
+	_, err = run(t, vm, "assert(nil, {type = 'file-error', message = 'no such file'})")
+	require.NotNil(t, err)
+	assert.Equal(t, "no such file", err.Message)
+	assert.Equal(t, "file-error", err.Value.(map[string]any)["type"])
+	_, err = run(t, vm, "assert()")
+	assert.Contains(t, err.Message, "value expected")
+}
