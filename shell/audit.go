@@ -63,6 +63,7 @@ func audit(root *security.Root, before Scan, id string) []string {
 
 // quarantine moves the root-relative entry rel into QuarantineDir/id and says so.
 func quarantine(root *security.Root, rel, id string) string {
+	ownDir(root, QuarantineDir)
 	dst := filepath.Join(root.Path(), filepath.FromSlash(QuarantineDir), id, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err == nil {
 		if err = os.Rename(filepath.Join(root.Path(), filepath.FromSlash(rel)), dst); err == nil {

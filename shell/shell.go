@@ -271,8 +271,21 @@ func (r *Runner) Warm() { r.sb.Warm(r.look().Paths) }
 // jido's directory exists before the command, so that the command sees it read-only (but
 // for the output directory) rather than creating it; an error leaves it as it is.
 func (r *Runner) look() Scan {
-	r.root.MkdirAll(OutputDir)
+	ownDir(r.root, OutputDir)
 	return scanProject(r.root)
+}
+
+// ownDir makes dir, a directory of jido's own in the project (command outputs and test
+// reports, quarantined entries), with a .gitignore that ignores all of it, itself included:
+// what jido keeps there is not the project's, and an agent's `git add -A` must not take it.
+// A .gitignore already there is left alone; errors leave things as they are.
+func ownDir(root *security.Root, dir string) {
+	if root.MkdirAll(dir) != nil {
+		return
+	}
+	if _, err := root.Lstat(dir + "/.gitignore"); errors.Is(err, fs.ErrNotExist) {
+		root.WriteFile(dir+"/.gitignore", []byte("# jido's own files, not the project's\n*\n"), security.WriteOptions{})
+	}
 }
 
 // dir resolves the working directory inside the root to a host path.

@@ -415,3 +415,21 @@ func TestJobLimitsDefault(t *testing.T) {
 	assert.Equal(t, DefaultMaxJobs, r.maxJobs)
 	assert.Equal(t, DefaultJobLifetime, r.lifetime)
 }
+
+// TestOwnDirsAreIgnoredByGit: the directories jido keeps in the project (command outputs,
+// quarantine) ignore their whole content for git; a .gitignore already there is kept.
+func TestOwnDirsAreIgnoredByGit(t *testing.T) {
+	r, dir := newRunner(t)
+	_, err := r.Run(t.Context(), Request{Command: "true"})
+	require.NoError(t, err)
+	data, err := os.ReadFile(filepath.Join(dir, ".jido", "output", ".gitignore"))
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "\n*\n")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".jido", "output", ".gitignore"), []byte("mine\n"), 0o644))
+	_, err = r.Run(t.Context(), Request{Command: "true"})
+	require.NoError(t, err)
+	data, err = os.ReadFile(filepath.Join(dir, ".jido", "output", ".gitignore"))
+	require.NoError(t, err)
+	assert.Equal(t, "mine\n", string(data))
+}
