@@ -384,7 +384,9 @@ func (f *sessionFlags) withNamedSession(cmd, name string, stderr io.Writer, fn f
 			store.Close()
 			return nil, err
 		}
-		var opts []manager.SessionOption
+		// The processes of a named session are one conversation: its undo takes back the
+		// change the process before made.
+		opts := []manager.SessionOption{manager.WithConversation("session-" + name)}
 		if state != nil {
 			opts = append(opts, manager.WithState(*state))
 		}
