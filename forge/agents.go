@@ -93,6 +93,9 @@ func (f *Forge) open(ctx context.Context, sc *scope, id string) (*manager.Manage
 			return nil, nil, err
 		}
 		cfg.SandboxReadOnly = append(slices.Clone(cfg.SandboxReadOnly), reads...)
+		if cfg.GitDir, cfg.GitCommonDir, err = f.repo.GitDirs(sc.dir); err != nil {
+			return nil, nil, err
+		}
 	}
 	cfg.Events = f.agentEvents
 	m, err := manager.New(cfg)

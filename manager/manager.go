@@ -117,6 +117,12 @@ type Config struct {
 	// BuildCacheKey names the private build caches of Root's commands (shell.Options): the
 	// worktrees of one repository give the same key to share them; "" is Root's path.
 	BuildCacheKey string
+	// GitDir, for a Root that is a linked worktree (its .git a file), is the worktree's own
+	// git directory, and GitCommonDir the repository's common one (absolute paths): the git
+	// tools read the repository there. The embedder that made the worktree names them; a
+	// .git file, which the session's commands may rewrite, is never followed. "": the git
+	// tools read Root/.git only.
+	GitDir, GitCommonDir string
 	// ToolDirs are directories of users' Lua tools (*.lua) besides each project's
 	// .jido/tools: the user's own, --tools. Their files are reloaded when they change.
 	ToolDirs []string
@@ -178,7 +184,7 @@ func New(cfg Config) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	main, err := openProject(&cfg, key, RootSetup{Permissions: cfg.Permissions, JournalDir: cfg.JournalDir, BuildCacheKey: cfg.BuildCacheKey})
+	main, err := openProject(&cfg, key, RootSetup{Permissions: cfg.Permissions, JournalDir: cfg.JournalDir, BuildCacheKey: cfg.BuildCacheKey, GitDir: cfg.GitDir, GitCommonDir: cfg.GitCommonDir})
 	if err != nil {
 		return nil, err
 	}

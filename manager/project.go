@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/jido-run/jido/journal"
 	"github.com/jido-run/jido/policy"
@@ -24,6 +25,8 @@ type RootSetup struct {
 	Permissions   *policy.Engine // nil: Config.Permissions
 	JournalDir    string         // "" keeps no journal
 	BuildCacheKey string         // as Config.BuildCacheKey, for this root
+	// GitDir and GitCommonDir are as Config's, for this root.
+	GitDir, GitCommonDir string
 }
 
 // project is one confined root and what the sessions on it share.
@@ -35,7 +38,8 @@ type project struct {
 	perms   *policy.Engine   // nil: every call runs
 	tools   *usertools.Registry
 	shell   shell.Options
-	refs    int // open sessions; the default project is also held by the manager
+	git     *builtin.GitDir // where the git tools read a linked worktree's repository (nil: root/.git)
+	refs    int             // open sessions; the default project is also held by the manager
 	// redactor is the default rules plus the values of the project's secret files, looked
 	// for the first time a tool needs redaction and again now and then (secretRedactor).
 	redactor func() *redact.Redactor
@@ -94,6 +98,12 @@ func openProject(cfg *Config, key string, setup RootSetup) (*project, error) {
 		},
 	}
 	p.redactor = (&secretRedactor{root: root, walker: p.walker}).get
+	if setup.GitDir != "" {
+		if p.git, err = openGitDir(setup.GitDir, setup.GitCommonDir, pol); err != nil {
+			root.Close()
+			return nil, err
+		}
+	}
 	if setup.JournalDir != "" {
 		if p.journal, err = journal.Open(setup.JournalDir, journal.Limits{}); err != nil {
 			root.Close()
@@ -150,5 +160,23 @@ func (p *project) close() {
 	if p.journal != nil {
 		p.journal.Close()
 	}
+	if p.git != nil {
+		p.git.Root.Close()
+	}
 	p.root.Close()
+}
+
+// openGitDir opens the repository of a linked worktree for the git tools: a Root over the
+// main work tree that holds the common git directory, with both git directories in it.
+func openGitDir(gitDir, commonDir string, pol security.Policy) (*builtin.GitDir, error) {
+	top := filepath.Dir(filepath.Clean(commonDir))
+	own, err := filepath.Rel(top, filepath.Clean(gitDir))
+	if err != nil || !filepath.IsAbs(commonDir) || own == ".." || strings.HasPrefix(own, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("the worktree's git directory %s is not inside the repository of %s", gitDir, commonDir)
+	}
+	root, err := security.Open(top, security.Options{Policy: &pol})
+	if err != nil {
+		return nil, fmt.Errorf("opening the worktree's repository: %w", err)
+	}
+	return &builtin.GitDir{Root: root, Common: filepath.Base(commonDir), Worktree: filepath.ToSlash(own)}, nil
 }

@@ -171,7 +171,7 @@ func newSession(m *Manager, p *project, id string, o sessionOptions) (*Session, 
 	jr := p.journal.WithOrigin(journal.Origin{Session: id, Conversation: conversation}) // its change sets say whose they are
 	var s *Session                                                                      // made after its VM, whose calls it observes
 	observe := func(tool string, args map[string]any) func(any, *definitions.ToolError) { return s.observe(tool, args) }
-	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Observe: observe, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: jr, Plan: pl, Redactor: p.redactor, Board: board, Buffers: bufs}}
+	deps := bridge.Deps{Limits: limits, UserTools: p.tools, GoTools: m.cfg.Tools, Observe: observe, Tools: builtin.Deps{Root: p.root, Reads: reads, Walker: p.walker, Shell: sh, Journal: jr, Plan: pl, Redactor: p.redactor, Board: board, Buffers: bufs, Git: p.git}}
 	if o.buffers != nil {
 		deps.Tools.Buffers = o.buffers
 	}

@@ -103,6 +103,17 @@ func (r *Repo) worktreeLoc(dir string) (loc, error) {
 	return loc{}, notWorktree(dir, "no worktree of the repository is there")
 }
 
+// GitDirs returns the git directories of the linked worktree at dir, for reading its
+// repository from the host: its own (HEAD, index) and the repository's common one. They
+// are found from the main repository, never from the worktree's .git file.
+func (r *Repo) GitDirs(dir string) (own, common string, err error) {
+	l, err := r.worktreeLoc(dir)
+	if err != nil {
+		return "", "", err
+	}
+	return l.gitDir, r.commonDir, nil
+}
+
 // notWorktree is the ValidationError of a directory that is not a worktree of the
 // repository.
 func notWorktree(dir, why string) error {

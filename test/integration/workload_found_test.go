@@ -74,7 +74,7 @@ func TestForgeAgentsGitToolsWork(t *testing.T) {
 	model := forgeModel(t, dir, map[string][]openaitest.Step{
 		"captain:-": planOf(`{"dag":{"tasks":[{"id":"A","dependencies":[]}]}}`, taskDoc("A")),
 		"type1:A": {
-			calls("write", `{"path":"README.md","content":"# project, changed\n"}`, "git_status", `{}`, "git_diff", `{}`),
+			calls("read", `{"path":"README.md"}`, "write", `{"path":"README.md","content":"# project, changed\n"}`, "git_status", `{}`, "git_diff", `{}`),
 			workStep("A"), answer("A done."),
 		},
 		"refinery:-": {calls("merge_branches", `{"sourceBranches":["forge/A/1"],"targetBranch":"main"}`), answer("Merged.")},

@@ -42,6 +42,18 @@ type Deps struct {
 	// Allow, when set, may refuse a call before the gate is asked (the bridge holds a
 	// user's Lua tool to the flags it declared this way).
 	Allow func(*definitions.Tool) *definitions.ToolError
+	// Git is where the git tools read the repository of a root whose .git is a file (a
+	// linked worktree); nil: the root's own .git directory.
+	Git *GitDir
+}
+
+// GitDir is the git directory of a project root that is a linked worktree: its .git is a
+// file naming a directory elsewhere, which the session may have rewritten, so the git
+// tools never follow it; the embedder that made the worktree (Forge) names the directory.
+type GitDir struct {
+	Root     *security.Root // the repository's main work tree
+	Common   string         // its common git directory (objects, refs, config, info), in Root: ".git"
+	Worktree string         // the worktree's own git directory (HEAD, index), in Root: ".git/worktrees/A-1"
 }
 
 // Ready returns d with its defaults filled in: the store (the disk, or the plan's view)

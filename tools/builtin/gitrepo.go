@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -19,6 +20,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+	gitdir "github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 	"github.com/jido-run/jido/security"
 	"github.com/jido-run/jido/tools/definitions"
 )
@@ -32,11 +34,13 @@ const (
 	gitMaxAncestry = 5000    // commits walked on each side to count ahead/behind
 )
 
-// gitRepo is the repository of a project root, read through the Root by go-git: objects,
-// refs and config through gitFS over .git, the index and the working tree directly.
+// gitRepo is the repository of a project root, read through Roots by go-git: objects, refs
+// and config through gitFS over the git directory, the working tree directly.
 type gitRepo struct {
-	root *security.Root
-	st   *filesystem.Storage
+	root   *security.Root // the working tree
+	own    gitFS          // the work tree's git directory: HEAD, the index
+	common gitFS          // the repository's common git directory: info/exclude (own, but for a linked worktree)
+	st     *filesystem.Storage
 }
 
 // notRepo is the validation error of a root without a repository git_* can read.
@@ -46,9 +50,10 @@ func notRepo(why string) error {
 }
 
 // openGit opens the repository at root. A .git that is a file (a linked worktree or a
-// submodule, whose git directory lies elsewhere) or a symlink is refused: the tools read
-// only the root's own .git directory, through the Root.
-func openGit(root *security.Root) (*gitRepo, error) {
+// submodule, whose git directory lies elsewhere) is read where gd says, when the embedder
+// said (a .git file is never followed: the session may have written it), else refused, as
+// is a symlink.
+func openGit(root *security.Root, gd *GitDir) (*gitRepo, error) {
 	if root == nil {
 		return nil, notRepo("this session has no project root")
 	}
@@ -60,19 +65,26 @@ func openGit(root *security.Root) (*gitRepo, error) {
 		return nil, err
 	case info.Mode()&fs.ModeSymlink != 0:
 		return nil, notRepo(".git is a symbolic link, which the git tools do not follow")
-	case !info.IsDir():
+	case !info.IsDir() && gd == nil:
 		return nil, notRepo(".git is a file (a linked worktree or submodule whose git directory lies elsewhere), which the git tools do not follow")
 	}
-	st := filesystem.NewStorageWithOptions(gitFS{root: root, base: ".git"}, cache.NewObjectLRUDefault(), filesystem.Options{})
-	if _, err := st.Reference(plumbing.HEAD); err != nil {
-		return nil, notRepo(".git has no readable HEAD")
+	g := &gitRepo{root: root, own: gitFS{root: root, base: ".git"}}
+	g.common = g.own
+	var dotgit billy.Filesystem = g.own
+	if !info.IsDir() {
+		g.own, g.common = gitFS{root: gd.Root, base: gd.Worktree}, gitFS{root: gd.Root, base: gd.Common}
+		dotgit = gitdir.NewRepositoryFilesystem(g.own, g.common)
 	}
-	return &gitRepo{root: root, st: st}, nil
+	g.st = filesystem.NewStorageWithOptions(dotgit, cache.NewObjectLRUDefault(), filesystem.Options{})
+	if _, err := g.st.Reference(plumbing.HEAD); err != nil {
+		return nil, notRepo("the git directory has no readable HEAD")
+	}
+	return g, nil
 }
 
 // openGitAt opens the root's repository and the scope a tool's path argument names in it.
-func openGitAt(root *security.Root, path string) (*gitRepo, string, error) {
-	repo, err := openGit(root)
+func openGitAt(root *security.Root, gd *GitDir, path string) (*gitRepo, string, error) {
+	repo, err := openGit(root, gd)
 	if err != nil {
 		return nil, "", err
 	}
@@ -85,12 +97,13 @@ func openGitAt(root *security.Root, path string) (*gitRepo, string, error) {
 
 // index returns the repository's index (empty before the first git add).
 func (g *gitRepo) index() (*index.Index, error) {
-	if _, err := g.root.Lstat(gitIndexFile); errors.Is(err, fs.ErrNotExist) {
+	name := g.own.name("index")
+	if _, err := g.own.root.Lstat(name); errors.Is(err, fs.ErrNotExist) {
 		return &index.Index{Version: 2}, nil
 	}
-	idx := readIndex(g.root)
+	idx := readIndex(g.own.root, name)
 	if idx == nil {
-		return nil, definitions.NewError(definitions.FileError, "cannot read git's index (%s)", gitIndexFile).
+		return nil, definitions.NewError(definitions.FileError, "cannot read git's index (%s)", name).
 			Hint("The index may be too large, or in a format go-git does not read")
 	}
 	return idx, nil
@@ -419,7 +432,7 @@ func (g *gitRepo) worktreeState(e *index.Entry, indexTime int64) (state string, 
 // indexTime is the index file's mtime, in ns: a file changed in the same instant may not
 // show in its metadata ("racily clean"), so git reads it.
 func (g *gitRepo) indexTime() int64 {
-	info, err := g.root.Stat(gitIndexFile)
+	info, err := g.own.root.Stat(g.own.name("index"))
 	if err != nil {
 		return 0
 	}

@@ -22,7 +22,7 @@ func (d Deps) uncommitted(path string, data []byte) bool {
 	if d.Plan != nil || d.Root == nil {
 		return false // a plan's change reaches the disk, and git, only when applied
 	}
-	idx := readIndex(d.Root)
+	idx := readIndex(d.Root, gitIndexFile)
 	if idx == nil {
 		return false
 	}
@@ -38,25 +38,26 @@ func (d Deps) uncommitted(path string, data []byte) bool {
 var lastIndex struct {
 	sync.Mutex
 	root    *security.Root
+	name    string
 	version security.Version
 	idx     *index.Index
 }
 
-// readIndex returns root's git index decoded, or nil.
-func readIndex(root *security.Root) *index.Index {
-	f, err := root.ReadFile(gitIndexFile)
+// readIndex returns the git index at name in root decoded, or nil.
+func readIndex(root *security.Root, name string) *index.Index {
+	f, err := root.ReadFile(name)
 	if err != nil {
 		return nil
 	}
 	lastIndex.Lock()
 	defer lastIndex.Unlock()
-	if lastIndex.root == root && lastIndex.version.Equal(f.Version) {
+	if lastIndex.root == root && lastIndex.name == name && lastIndex.version.Equal(f.Version) {
 		return lastIndex.idx
 	}
 	var idx index.Index
 	if index.NewDecoder(bytes.NewReader(f.Data)).Decode(&idx) != nil {
 		return nil
 	}
-	lastIndex.root, lastIndex.version, lastIndex.idx = root, f.Version, &idx
+	lastIndex.root, lastIndex.name, lastIndex.version, lastIndex.idx = root, name, f.Version, &idx
 	return &idx
 }

@@ -26,7 +26,7 @@ type Git struct{ Deps }
 
 // GitStatus gives the branch and the staged, unstaged and untracked paths.
 func (g *Git) GitStatus(ctx context.Context, p definitions.GitStatusParams) (*definitions.GitStatusResult, error) {
-	repo, scope, err := openGitAt(g.Root, p.Path)
+	repo, scope, err := openGitAt(g.Root, g.Git, p.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +205,7 @@ func (g *gitRepo) status(ctx context.Context, head *object.Commit, scope string)
 	}
 	sort.Strings(tracked)
 	w := &untrackedWalk{g: g, ctx: ctx, tracked: tracked, scope: scope}
-	info, _ := g.root.ReadFile(".git/info/exclude")
+	info, _ := g.common.root.ReadFile(g.common.name("info/exclude"))
 	var exclude []byte
 	if info != nil {
 		exclude = info.Data
@@ -330,7 +330,7 @@ func (w *untrackedWalk) untracked(p string, m *ignore.Matcher) bool {
 
 // GitDiff shows the working tree against the index (or ref), or the index against ref.
 func (g *Git) GitDiff(ctx context.Context, p definitions.GitDiffParams) (*definitions.GitDiffResult, error) {
-	repo, scope, err := openGitAt(g.Root, p.Path)
+	repo, scope, err := openGitAt(g.Root, g.Git, p.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -433,7 +433,7 @@ func (g *Git) diffResult(res *definitions.GitDiffResult, d *differ) *definitions
 
 // GitLog lists commits, newest first (by committer date).
 func (g *Git) GitLog(ctx context.Context, p definitions.GitLogParams) (*definitions.GitLogResult, error) {
-	repo, scope, err := openGitAt(g.Root, p.Path)
+	repo, scope, err := openGitAt(g.Root, g.Git, p.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -472,7 +472,7 @@ func (g *Git) GitLog(ctx context.Context, p definitions.GitLogParams) (*definiti
 // GitShow shows a commit and its diff against its first parent, or a file's content at a
 // commit.
 func (g *Git) GitShow(ctx context.Context, p definitions.GitShowParams) (*definitions.GitShowResult, error) {
-	repo, err := openGit(g.Root)
+	repo, err := openGit(g.Root, g.Git)
 	if err != nil {
 		return nil, err
 	}
