@@ -18,7 +18,9 @@
 // the client's roots/list, and its approver from the client's elicitation capability.
 // Each tools/list and, about once a second (Options.SyncEvery), a background loop re-read
 // Session.Tools() and add or remove tools on the session's sdk.Server, which makes the SDK
-// send notifications/tools/list_changed.
+// send notifications/tools/list_changed; the session lets it out only when the list
+// changed since the client last had it (toolSet): the tools the jido session starts
+// with are no change, since tools/list opens the session first.
 //
 // # Protocol versions
 //

@@ -510,29 +510,37 @@ func TestToolListFollowsTheSession(t *testing.T) {
 	}
 }
 
+// TestUserToolAppearsWhileTheSessionLives: a tool file added while the session lives is
+// offered, with one notifications/tools/list_changed; none comes while nothing changes,
+// the first listing (which opens the jido session and adds its tools) included.
 func TestUserToolAppearsWhileTheSessionLives(t *testing.T) {
-	srv, root := newServer(t, manager.Config{}, Options{SyncEvery: 50 * time.Millisecond}, nil)
+	srv, root := newServer(t, manager.Config{}, Options{SyncEvery: 20 * time.Millisecond}, nil)
 	changed := make(chan struct{}, 10)
 	cs := connect(t, srv, &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 		changed <- struct{}{}
 	}})
 	assert.NotContains(t, listTools(t, cs), "shout")
+	ok(t, call(t, cs, "list_dir", nil))
+	select {
+	case <-changed:
+		t.Fatal("notifications/tools/list_changed without a change")
+	case <-time.After(20 * 20 * time.Millisecond): // twenty syncs
+	}
 	writeTree(t, root, map[string]string{".jido/tools/shout.lua": `return jido.tool{
   name = "shout", description = "Says it louder.",
   params = {type = "object", properties = {text = {type = "string", description = "what to say"}}, required = {"text"}},
   run = function(args) return {text = string.upper(args.text)} end,
 }`})
-	var tool *sdk.Tool
-	for tool == nil { // the first listing sends a notification too: wait for the one with the tool
-		select {
-		case <-changed:
-			tool = listTools(t, cs)["shout"]
-		case <-time.After(10 * time.Second):
-			t.Fatal("adding a tool file sends no notifications/tools/list_changed")
-		}
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("adding a tool file sends no notifications/tools/list_changed")
 	}
+	tool := listTools(t, cs)["shout"]
+	require.NotNil(t, tool, "the notification tells of the new tool")
 	assert.Equal(t, "Says it louder.", tool.Description)
 	assert.Equal(t, map[string]any{"text": "HI"}, ok(t, call(t, cs, "shout", map[string]any{"text": "hi"})))
+	assert.Empty(t, changed, "one notification")
 }
 
 func TestRunAnswersTheLastCallBeforeItEnds(t *testing.T) {

@@ -30,6 +30,7 @@ func (s *Server) newSession() *session {
 	c := &session{srv: s, server: sdk.NewServer(s.implementation(), s.serverOptions())}
 	c.tools = toolSet{server: c.server, call: c.call}
 	c.server.AddReceivingMiddleware(c.intercept)
+	c.server.AddSendingMiddleware(c.quiet)
 	return c
 }
 
@@ -48,6 +49,7 @@ func (c *session) intercept(next sdk.MethodHandler) sdk.MethodHandler {
 			}
 			c.tools.sync(js.Tools())
 			c.reportLoadErrors(ctx, r.Session, js)
+			c.tools.listed()
 		case *sdk.CallToolRequest:
 			if r.Params == nil || !c.tools.has(r.Params.Name) {
 				return c.call(ctx, r)
@@ -58,6 +60,18 @@ func (c *session) intercept(next sdk.MethodHandler) sdk.MethodHandler {
 				c.logLevelSet(ctx, r.Session)
 			}
 			return res, err
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// quiet sees every message the session sends: it drops a notifications/tools/list_changed
+// that tells the client nothing (toolSet.notify), such as the one the SDK sends when the
+// jido session's tools are first added.
+func (c *session) quiet(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method == "notifications/tools/list_changed" && !c.tools.notify() {
+			return nil, nil
 		}
 		return next(ctx, method, req)
 	}
