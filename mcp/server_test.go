@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"os"
 	"os/exec"
@@ -21,6 +22,7 @@ import (
 	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/tools/export"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -541,6 +543,23 @@ func TestUserToolAppearsWhileTheSessionLives(t *testing.T) {
 	assert.Equal(t, "Says it louder.", tool.Description)
 	assert.Equal(t, map[string]any{"text": "HI"}, ok(t, call(t, cs, "shout", map[string]any{"text": "hi"})))
 	assert.Empty(t, changed, "one notification")
+}
+
+// TestLoggingLevels: logging/setLevel takes the levels of the spec; another is a -32602
+// invalid params error.
+func TestLoggingLevels(t *testing.T) {
+	srv, _ := newServer(t, manager.Config{}, Options{}, nil)
+	cs := connect(t, srv, nil)
+	for _, level := range logLevels {
+		assert.NoError(t, cs.SetLoggingLevel(t.Context(), &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(level)}), level)
+	}
+	for _, level := range []string{"bogus", "", "ERROR", "warn", "fatal"} {
+		err := cs.SetLoggingLevel(t.Context(), &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(level)})
+		e, isWire := errors.AsType[*jsonrpc.Error](err)
+		require.True(t, isWire, "%q: a JSON-RPC error, got %v", level, err)
+		assert.Equal(t, int64(jsonrpc.CodeInvalidParams), e.Code, "%q", level)
+		assert.Contains(t, e.Message, "emergency", "the message names the levels")
+	}
 }
 
 func TestRunAnswersTheLastCallBeforeItEnds(t *testing.T) {

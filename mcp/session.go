@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -39,6 +42,7 @@ func (s *Server) newSession() *session {
 // does not offer (unknown, left out by the role, or not listed yet) goes to the tools'
 // handler here, where the SDK would answer a protocol error: the jido session runs it or
 // says why not (a validation-error with the nearest name, a permission-error).
+// logging/setLevel takes only the levels of the spec, where the SDK takes any string.
 func (c *session) intercept(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		switch r := req.(type) {
@@ -55,6 +59,13 @@ func (c *session) intercept(next sdk.MethodHandler) sdk.MethodHandler {
 				return c.call(ctx, r)
 			}
 		case *sdk.ServerRequest[*sdk.SetLoggingLevelParams]:
+			var level string
+			if r.Params != nil {
+				level = string(r.Params.Level)
+			}
+			if !slices.Contains(logLevels, level) {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("Invalid params: unknown logging level %q; the levels are %s", level, strings.Join(logLevels, ", "))}
+			}
 			res, err := next(ctx, method, req)
 			if err == nil {
 				c.logLevelSet(ctx, r.Session)
@@ -64,6 +75,9 @@ func (c *session) intercept(next sdk.MethodHandler) sdk.MethodHandler {
 		return next(ctx, method, req)
 	}
 }
+
+// logLevels are the logging levels of MCP (RFC 5424's), least severe first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
 // quiet sees every message the session sends: it drops a notifications/tools/list_changed
 // that tells the client nothing (toolSet.notify), such as the one the SDK sends when the
