@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -75,11 +78,16 @@ func TestHTTPClientRootMustBeInsideTheServerRoot(t *testing.T) {
 
 	outside := httpClient(t, hs.URL, nil, fileRoot(other))
 	_, err := outside.ListTools(t.Context(), nil)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "outside the server's root")
-	e := toolError(t, call(t, outside, "read_file", map[string]any{"path": "where.txt"}))
-	assert.Equal(t, definitions.PermissionError, e["type"])
-	assert.Contains(t, e["message"], other)
+	e, isWire := errors.AsType[*jsonrpc.Error](err)
+	require.True(t, isWire, "a JSON-RPC error: %v", err)
+	assert.Contains(t, e.Message, "outside the server's root")
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), e.Code, "a JSON-RPC code, never 0")
+	var data map[string]any
+	require.NoError(t, json.Unmarshal(e.Data, &data))
+	assert.Equal(t, definitions.PermissionError, data["type"], "the ToolError is the data")
+	te := toolError(t, call(t, outside, "read_file", map[string]any{"path": "where.txt"}))
+	assert.Equal(t, definitions.PermissionError, te["type"])
+	assert.Contains(t, te["message"], other)
 }
 
 func TestHTTPRefusesCrossOriginRequests(t *testing.T) {

@@ -30,6 +30,15 @@
 // call, which would repeat the part of a Lua tool that ran before the approval) and HTTP
 // sessions do not exist. SDK clients fall back to 2025-11-25 by themselves.
 //
+// # Messages
+//
+// Over stdio, StdioTransport reads the client's lines in place of the SDK's transport,
+// which ends the session at the first line that is not a message: here a line that is not
+// a JSON-RPC message gets the error JSON-RPC 2.0 calls for (-32700 Parse error, -32600
+// Invalid Request, with a null id when it has no valid one), a line over MaxMessage an
+// error naming the cap, and the session goes on. Every error a request gets carries a
+// JSON-RPC code (protocolError), where the SDK sends code 0 for an error without one.
+//
 // # Calls
 //
 // tools/call runs manager.Session.Call. A result is the structuredContent (checked against
@@ -153,25 +162,26 @@ func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSessi
 }
 
 // Run serves one MCP session over t (stdio) until the client ends it or ctx is done, then
-// shuts the manager down: running calls get Options.Grace to finish.
+// shuts the manager down: running calls get Options.Grace to finish. It returns why the
+// session ended when that was not the end of the input or ctx: a transport that failed.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	ss, err := s.Connect(ctx, t)
 	if err != nil {
 		s.shutdown()
 		return err
 	}
-	ended := make(chan struct{})
-	go func() {
-		ss.Wait()
-		close(ended)
-	}()
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
 	select {
-	case <-ended:
+	case err = <-ended:
+		s.shutdown()
+		ss.Close()
+		return err
 	case <-ctx.Done():
 	}
 	s.shutdown()
 	ss.Close()
-	<-ended
+	<-ended // the end that the shutdown brought about
 	return nil
 }
 

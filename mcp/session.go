@@ -37,43 +37,50 @@ func (s *Server) newSession() *session {
 	return c
 }
 
-// intercept sees every request of the session before the SDK handles it. tools/list opens
-// the jido session if needed and re-reads its tools first. tools/call of a tool the server
-// does not offer (unknown, left out by the role, or not listed yet) goes to the tools'
-// handler here, where the SDK would answer a protocol error: the jido session runs it or
-// says why not (a validation-error with the nearest name, a permission-error).
-// logging/setLevel takes only the levels of the spec, where the SDK takes any string.
+// intercept sees every request of the session before the SDK handles it (handle), and
+// gives the errors without a JSON-RPC code one (protocolError).
 func (c *session) intercept(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-		switch r := req.(type) {
-		case *sdk.ListToolsRequest:
-			js, err := c.open(ctx, r.Session)
-			if err != nil {
-				return nil, err
-			}
-			c.tools.sync(js.Tools())
-			c.reportLoadErrors(ctx, r.Session, js)
-			c.tools.listed()
-		case *sdk.CallToolRequest:
-			if r.Params == nil || !c.tools.has(r.Params.Name) {
-				return c.call(ctx, r)
-			}
-		case *sdk.ServerRequest[*sdk.SetLoggingLevelParams]:
-			var level string
-			if r.Params != nil {
-				level = string(r.Params.Level)
-			}
-			if !slices.Contains(logLevels, level) {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("Invalid params: unknown logging level %q; the levels are %s", level, strings.Join(logLevels, ", "))}
-			}
-			res, err := next(ctx, method, req)
-			if err == nil {
-				c.logLevelSet(ctx, r.Session)
-			}
-			return res, err
-		}
-		return next(ctx, method, req)
+		res, err := c.handle(ctx, method, req, next)
+		return res, protocolError(err)
 	}
+}
+
+// handle handles a request, mostly by next, the SDK's handler. tools/list opens the jido
+// session if needed and re-reads its tools first. tools/call of a tool the server does not
+// offer (unknown, left out by the role, or not listed yet) goes to the tools' handler
+// here, where the SDK would answer a protocol error: the jido session runs it or says why
+// not (a validation-error with the nearest name, a permission-error). logging/setLevel
+// takes only the levels of the spec, where the SDK takes any string.
+func (c *session) handle(ctx context.Context, method string, req sdk.Request, next sdk.MethodHandler) (sdk.Result, error) {
+	switch r := req.(type) {
+	case *sdk.ListToolsRequest:
+		js, err := c.open(ctx, r.Session)
+		if err != nil {
+			return nil, err
+		}
+		c.tools.sync(js.Tools())
+		c.reportLoadErrors(ctx, r.Session, js)
+		c.tools.listed()
+	case *sdk.CallToolRequest:
+		if r.Params == nil || !c.tools.has(r.Params.Name) {
+			return c.call(ctx, r)
+		}
+	case *sdk.ServerRequest[*sdk.SetLoggingLevelParams]:
+		var level string
+		if r.Params != nil {
+			level = string(r.Params.Level)
+		}
+		if !slices.Contains(logLevels, level) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("Invalid params: unknown logging level %q; the levels are %s", level, strings.Join(logLevels, ", "))}
+		}
+		res, err := next(ctx, method, req)
+		if err == nil {
+			c.logLevelSet(ctx, r.Session)
+		}
+		return res, err
+	}
+	return next(ctx, method, req)
 }
 
 // logLevels are the logging levels of MCP (RFC 5424's), least severe first.
