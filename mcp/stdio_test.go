@@ -261,6 +261,16 @@ func TestStdioRefusesAnOversizedMessage(t *testing.T) {
 	assert.Equal(t, map[any]any{"at-cap": map[string]any{}, "after-at-cap": map[string]any{}}, ids, "a message under the cap is served")
 }
 
+// TestStdioTakesSpacesAroundAMessage: blanks around a message and empty lines are not
+// errors (the SDK's reader ended the session at a space after a message).
+func TestStdioTakesSpacesAroundAMessage(t *testing.T) {
+	srv, _ := newServer(t, manager.Config{}, Options{}, nil)
+	s := startStdio(t, srv)
+	s.send("\n  \t\n" + `  {"jsonrpc":"2.0","id":"spaced","method":"ping"} ` + "\t\r\n")
+	assert.Equal(t, map[string]any{"jsonrpc": "2.0", "id": "spaced", "result": map[string]any{}}, s.next())
+	assert.Empty(t, s.ping("after"), "no answer to the blank lines")
+}
+
 // TestStdioErrorsHaveCodes: an error the SDK answers without a JSON-RPC code (a request
 // before initialize) gets -32603, never 0.
 func TestStdioErrorsHaveCodes(t *testing.T) {
