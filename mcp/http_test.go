@@ -2,7 +2,10 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +17,7 @@ import (
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -75,11 +79,16 @@ func TestHTTPClientRootMustBeInsideTheServerRoot(t *testing.T) {
 
 	outside := httpClient(t, hs.URL, nil, fileRoot(other))
 	_, err := outside.ListTools(t.Context(), nil)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "outside the server's root")
-	e := toolError(t, call(t, outside, "read_file", map[string]any{"path": "where.txt"}))
-	assert.Equal(t, definitions.PermissionError, e["type"])
-	assert.Contains(t, e["message"], other)
+	e, isWire := errors.AsType[*jsonrpc.Error](err)
+	require.True(t, isWire, "a JSON-RPC error: %v", err)
+	assert.Contains(t, e.Message, "outside the server's root")
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), e.Code, "a JSON-RPC code, never 0")
+	var data map[string]any
+	require.NoError(t, json.Unmarshal(e.Data, &data))
+	assert.Equal(t, definitions.PermissionError, data["type"], "the ToolError is the data")
+	te := toolError(t, call(t, outside, "read_file", map[string]any{"path": "where.txt"}))
+	assert.Equal(t, definitions.PermissionError, te["type"])
+	assert.Contains(t, te["message"], other)
 }
 
 func TestHTTPRefusesCrossOriginRequests(t *testing.T) {
@@ -196,7 +205,13 @@ func TestHTTPNeedsTheToken(t *testing.T) {
 			require.NoError(t, err)
 			res.Body.Close()
 			assert.Equal(t, http.StatusUnauthorized, res.StatusCode)
-			assert.Contains(t, res.Header.Get("WWW-Authenticate"), "Bearer")
+			challenge := res.Header.Get("WWW-Authenticate")
+			assert.True(t, strings.HasPrefix(challenge, `Bearer realm="jido mcp"`), challenge)
+			if strings.HasPrefix(header, "Bearer ") {
+				assert.Contains(t, challenge, `error="invalid_token"`, "RFC 6750: a token that is not the server's")
+			} else {
+				assert.NotContains(t, challenge, "error=", "RFC 6750: no error code for a request without a token")
+			}
 		})
 	}
 	assert.Empty(t, srv.m.Sessions(), "no session was opened")
@@ -232,4 +247,107 @@ func TestHTTPClientsCannotApproveAlways(t *testing.T) {
 	ok(t, call(t, b, "read_file", map[string]any{"path": "a.txt"}))
 	ok(t, call(t, b, "write_file", map[string]any{"path": "a.txt", "content": "newest\n"}))
 	assert.Equal(t, 1, session.count(), "for the session: asked once")
+}
+
+// post sends body to the MCP endpoint url with the headers a client sends and header;
+// it returns the status, the headers and the body of the answer.
+func post(t *testing.T, url string, header map[string]string, body string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for name, value := range header {
+		req.Header.Set(name, value)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res.StatusCode, res.Header, string(data)
+}
+
+// initializeRequest is the initialize request of a raw client.
+const initializeRequest = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// TestHTTPChecksTheMessageFirst: a POST's message is checked before the SDK sees it. Without
+// Mcp-Session-Id only initialize is taken (400 otherwise, as the transport spec says); a
+// message that is not JSON-RPC gets 400 with the JSON-RPC error stdio would answer; a
+// body over the cap gets 413.
+func TestHTTPChecksTheMessageFirst(t *testing.T) {
+	srv, _ := newServer(t, manager.Config{}, Options{}, nil)
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	status, header, _ := post(t, hs.URL, nil, initializeRequest)
+	require.Equal(t, http.StatusOK, status)
+	session := map[string]string{"Mcp-Session-Id": header.Get("Mcp-Session-Id")}
+	require.NotEmpty(t, session["Mcp-Session-Id"])
+	status, _, _ = post(t, hs.URL, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	require.Equal(t, http.StatusAccepted, status)
+
+	cases := []struct {
+		name    string
+		session map[string]string
+		body    string
+		status  int
+		code    int64
+		id      any
+	}{
+		{"a request without session", nil, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, nil},
+		{"a ping without session", nil, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, nil},
+		{"a notification without session", nil, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, nil},
+		{"a batch without session", nil, "[" + initializeRequest + "]", http.StatusBadRequest, jsonrpc.CodeInvalidRequest, nil},
+		{"not JSON", nil, `{not json`, http.StatusBadRequest, jsonrpc.CodeParseError, nil},
+		{"not JSON in a session", session, `{not json`, http.StatusBadRequest, jsonrpc.CodeParseError, nil},
+		{"no jsonrpc in a session", session, `{"id":4,"method":"ping"}`, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, 4.0},
+		{"a null id in a session", session, `{"jsonrpc":"2.0","id":null,"method":"ping"}`, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, nil},
+		{"over the cap", session, `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"x":"` + strings.Repeat("a", MaxMessage) + `"}}`, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			status, header, body := post(t, hs.URL, c.session, c.body)
+			assert.Equal(t, c.status, status, body)
+			assert.Equal(t, "application/json", header.Get("Content-Type"))
+			var answer map[string]any
+			require.NoError(t, json.Unmarshal([]byte(body), &answer), body)
+			code, _ := errorOf(t, answer)
+			assert.Equal(t, c.code, code, body)
+			assert.Contains(t, answer, "id")
+			assert.Equal(t, c.id, answer["id"])
+		})
+	}
+	status, _, body := post(t, hs.URL, session, `{"jsonrpc":"2.0","id":6,"method":"ping"}`)
+	assert.Equal(t, http.StatusOK, status, "the session is served: %s", body)
+	assert.Contains(t, body, `"id":6,"result":{}`)
+}
+
+// TestHTTPTakesStatelessRequestsWithoutSession: a request of the stateless protocol
+// (2026-07-28) has no session; the SDK answers it with the versions this server speaks,
+// and the SDK's client, which tries that protocol first (server/discover), falls back to
+// a session of 2025-11-25.
+func TestHTTPTakesStatelessRequestsWithoutSession(t *testing.T) {
+	srv, _ := newServer(t, manager.Config{}, Options{}, nil)
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	var discovered []string // the answers to server/discover
+	client := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		res, err := http.DefaultTransport.RoundTrip(r)
+		if err != nil || r.Header.Get("Mcp-Method") != "server/discover" {
+			return res, err
+		}
+		data, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		discovered = append(discovered, string(data))
+		res.Body = io.NopCloser(strings.NewReader(string(data)))
+		return res, err
+	})}
+	cs := connectClient(t, &sdk.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: client}, nil)
+	assert.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
+	require.NotEmpty(t, discovered, "the client tried the stateless protocol")
+	var answer map[string]any
+	require.NoError(t, json.Unmarshal([]byte(discovered[0]), &answer), discovered[0])
+	code, _ := errorOf(t, answer)
+	assert.Equal(t, int64(sdk.CodeUnsupportedProtocolVersion), code, discovered[0])
+	assert.Contains(t, discovered[0], "2025-11-25", "the versions the server speaks")
 }

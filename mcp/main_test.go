@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 
 // newServer opens a manager with cfg on a new project root (cfg.Root, or a temporary
 // directory) holding files, and a Server of it; both end with the test.
-func newServer(t *testing.T, cfg manager.Config, opts Options, files map[string]string) (*Server, string) {
+func newServer(t testing.TB, cfg manager.Config, opts Options, files map[string]string) (*Server, string) {
 	t.Helper()
 	if cfg.Root == "" {
 		cfg.Root = t.TempDir()
@@ -34,7 +34,7 @@ func newServer(t *testing.T, cfg manager.Config, opts Options, files map[string]
 }
 
 // writeTree creates files (path -> content) under dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
+func writeTree(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))

@@ -18,7 +18,9 @@
 // the client's roots/list, and its approver from the client's elicitation capability.
 // Each tools/list and, about once a second (Options.SyncEvery), a background loop re-read
 // Session.Tools() and add or remove tools on the session's sdk.Server, which makes the SDK
-// send notifications/tools/list_changed.
+// send notifications/tools/list_changed; the session lets it out only when the list
+// changed since the client last had it (toolSet): the tools the jido session starts
+// with are no change, since tools/list opens the session first.
 //
 // # Protocol versions
 //
@@ -27,6 +29,17 @@
 // middle of a call (elicitation becomes a result that makes the client repeat the whole
 // call, which would repeat the part of a Lua tool that ran before the approval) and HTTP
 // sessions do not exist. SDK clients fall back to 2025-11-25 by themselves.
+//
+// # Messages
+//
+// Over stdio, StdioTransport reads the client's lines in place of the SDK's transport,
+// which ends the session at the first line that is not a message: here a line that is not
+// a JSON-RPC message gets the error JSON-RPC 2.0 calls for (-32700 Parse error, -32600
+// Invalid Request, with a null id when it has no valid one), a line over MaxMessage an
+// error naming the cap, and the session goes on. Over HTTP, Handler checks a POST's
+// message the same way before the SDK sees it, and answers 400 to one without
+// Mcp-Session-Id that is not initialize (admit). Every error a request gets carries a
+// JSON-RPC code (protocolError), where the SDK sends code 0 for an error without one.
 //
 // # Calls
 //
@@ -40,9 +53,11 @@
 package mcp
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -55,6 +70,7 @@ import (
 	"time"
 
 	"github.com/jido-run/jido/manager"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -151,25 +167,26 @@ func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSessi
 }
 
 // Run serves one MCP session over t (stdio) until the client ends it or ctx is done, then
-// shuts the manager down: running calls get Options.Grace to finish.
+// shuts the manager down: running calls get Options.Grace to finish. It returns why the
+// session ended when that was not the end of the input or ctx: a transport that failed.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	ss, err := s.Connect(ctx, t)
 	if err != nil {
 		s.shutdown()
 		return err
 	}
-	ended := make(chan struct{})
-	go func() {
-		ss.Wait()
-		close(ended)
-	}()
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
 	select {
-	case <-ended:
+	case err = <-ended:
+		s.shutdown()
+		ss.Close()
+		return err
 	case <-ctx.Done():
 	}
 	s.shutdown()
 	ss.Close()
-	<-ended
+	<-ended // the end that the shutdown brought about
 	return nil
 }
 
@@ -178,9 +195,9 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 type newServerKey struct{}
 
 // Handler returns the streamable HTTP handler of the server: a new sdk.Server, so a new
-// MCP session with its own jido session, for each request that starts a session (a POST
-// without Mcp-Session-Id); the SDK routes the other requests to their session. Requests a
-// browser marks as cross-origin are refused.
+// MCP session with its own jido session, for each initialize request without
+// Mcp-Session-Id; the SDK routes the other requests to their session. Requests a browser
+// marks as cross-origin are refused. A POST's message is checked first (admit).
 //
 // The SDK's handler also asks for a server on every request, only to read the protocol
 // versions it speaks; those requests get a server that is never connected. The server of
@@ -193,13 +210,11 @@ func (s *Server) Handler() http.Handler {
 			return srv
 		}
 		return versions
-	}, &sdk.StreamableHTTPOptions{SessionTimeout: s.opts.IdleTimeout, Logger: s.opts.Logger})
+	}, &sdk.StreamableHTTPOptions{SessionTimeout: s.opts.IdleTimeout, Logger: s.opts.Logger, MaxRequestBodyBytes: MaxMessage})
 	// A web page the user visits must not drive the server through the browser: refuse
 	// cross-origin requests (the SDK already refuses a foreign Host on loopback).
 	return http.NewCrossOriginProtection().Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorized(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="jido mcp"`)
-			http.Error(w, "jido mcp: missing or wrong bearer token (Authorization: Bearer TOKEN, printed by jido mcp --http)", http.StatusUnauthorized)
+		if !s.authorized(w, r) {
 			return
 		}
 		if r.Method == http.MethodPost {
@@ -208,7 +223,11 @@ func (s *Server) Handler() http.Handler {
 				return
 			}
 			defer s.pending.add(-1)
-			if r.Header.Get("Mcp-Session-Id") == "" {
+			starts, ok := admit(w, r)
+			if !ok {
+				return
+			}
+			if starts {
 				r = r.WithContext(context.WithValue(r.Context(), newServerKey{}, s.newSession().server))
 			}
 		}
@@ -216,13 +235,83 @@ func (s *Server) Handler() http.Handler {
 	}))
 }
 
-// authorized reports whether r carries the server's bearer token (always, without one).
-func (s *Server) authorized(r *http.Request) bool {
+// authorized reports whether r carries the server's bearer token (always, without one);
+// otherwise it answers 401 with the challenge of RFC 6750: error="invalid_token" for a
+// wrong token, no error code for a request without one.
+func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 	if s.opts.Token == "" {
 		return true
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) == 1
+	got, bearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if bearer && subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) == 1 {
+		return true
+	}
+	challenge := `Bearer realm="jido mcp"`
+	if bearer {
+		challenge += `, error="invalid_token", error_description="not this server's token"`
+	}
+	w.Header().Set("WWW-Authenticate", challenge)
+	http.Error(w, "jido mcp: missing or wrong bearer token (Authorization: Bearer TOKEN, printed by jido mcp --http)", http.StatusUnauthorized)
+	return false
+}
+
+// admit reads and checks the message of a POST before the SDK's handler sees it, and puts
+// the body back for it. It answers, and reports !ok for: a body over MaxMessage (413); a
+// message that is not JSON-RPC (400 with the JSON-RPC error, as over stdio); without
+// Mcp-Session-Id, anything but an initialize request (400, as the transport spec says:
+// the SDK would start a session that fails), except a request of the stateless protocol
+// (2026-07-28), which the SDK answers with the versions this server speaks. starts reports
+// a request without a session, for which the SDK starts one. A batch (protocol
+// 2025-03-26) goes to the SDK, which takes it or not by the session's protocol version.
+func admit(w http.ResponseWriter, r *http.Request) (starts, ok bool) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxMessage+1))
+	if err != nil {
+		http.Error(w, "reading the request: "+err.Error(), http.StatusBadRequest)
+		return false, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if len(body) > MaxMessage {
+		reject(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, tooLarge)
+		return false, false
+	}
+	session := r.Header.Get("Mcp-Session-Id") != ""
+	if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) && session {
+		return false, true
+	}
+	msg, id, refusal := decodeMessage(body)
+	if refusal != nil {
+		reject(w, http.StatusBadRequest, id, refusal)
+		return false, false
+	}
+	if session {
+		return false, true
+	}
+	if req, isRequest := msg.(*jsonrpc.Request); isRequest && (req.Method == "initialize" || stateless(r, req)) {
+		return true, true
+	}
+	reject(w, http.StatusBadRequest, jsonrpc.ID{}, invalidRequest("no Mcp-Session-Id header: start a session with initialize, then send its id with every request"))
+	return false, false
+}
+
+// stateless reports whether req is of the stateless protocol, which has no sessions: by
+// the MCP-Protocol-Version header, or the version in the request's _meta.
+func stateless(r *http.Request, req *jsonrpc.Request) bool {
+	if r.Header.Get("MCP-Protocol-Version") >= statelessEra {
+		return true
+	}
+	var params struct {
+		Meta map[string]any `json:"_meta"`
+	}
+	_ = json.Unmarshal(req.Params, &params)
+	_, ok := params.Meta[sdk.MetaKeyProtocolVersion]
+	return ok
+}
+
+// reject answers an HTTP request with status and a JSON-RPC error response.
+func reject(w http.ResponseWriter, status int, id jsonrpc.ID, e *jsonrpc.Error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(errorResponse(id, e))
 }
 
 // enter registers a POST about to be answered; it fails once shutdown has closed the door.

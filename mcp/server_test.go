@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"os"
 	"os/exec"
@@ -21,6 +22,7 @@ import (
 	"github.com/jido-run/jido/tools/builtin"
 	"github.com/jido-run/jido/tools/definitions"
 	"github.com/jido-run/jido/tools/export"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -510,29 +512,54 @@ func TestToolListFollowsTheSession(t *testing.T) {
 	}
 }
 
+// TestUserToolAppearsWhileTheSessionLives: a tool file added while the session lives is
+// offered, with one notifications/tools/list_changed; none comes while nothing changes,
+// the first listing (which opens the jido session and adds its tools) included.
 func TestUserToolAppearsWhileTheSessionLives(t *testing.T) {
-	srv, root := newServer(t, manager.Config{}, Options{SyncEvery: 50 * time.Millisecond}, nil)
+	srv, root := newServer(t, manager.Config{}, Options{SyncEvery: 20 * time.Millisecond}, nil)
 	changed := make(chan struct{}, 10)
 	cs := connect(t, srv, &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 		changed <- struct{}{}
 	}})
 	assert.NotContains(t, listTools(t, cs), "shout")
+	ok(t, call(t, cs, "list_dir", nil))
+	select {
+	case <-changed:
+		t.Fatal("notifications/tools/list_changed without a change")
+	case <-time.After(20 * 20 * time.Millisecond): // twenty syncs
+	}
 	writeTree(t, root, map[string]string{".jido/tools/shout.lua": `return jido.tool{
   name = "shout", description = "Says it louder.",
   params = {type = "object", properties = {text = {type = "string", description = "what to say"}}, required = {"text"}},
   run = function(args) return {text = string.upper(args.text)} end,
 }`})
-	var tool *sdk.Tool
-	for tool == nil { // the first listing sends a notification too: wait for the one with the tool
-		select {
-		case <-changed:
-			tool = listTools(t, cs)["shout"]
-		case <-time.After(10 * time.Second):
-			t.Fatal("adding a tool file sends no notifications/tools/list_changed")
-		}
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("adding a tool file sends no notifications/tools/list_changed")
 	}
+	tool := listTools(t, cs)["shout"]
+	require.NotNil(t, tool, "the notification tells of the new tool")
 	assert.Equal(t, "Says it louder.", tool.Description)
 	assert.Equal(t, map[string]any{"text": "HI"}, ok(t, call(t, cs, "shout", map[string]any{"text": "hi"})))
+	assert.Empty(t, changed, "one notification")
+}
+
+// TestLoggingLevels: logging/setLevel takes the levels of the spec; another is a -32602
+// invalid params error.
+func TestLoggingLevels(t *testing.T) {
+	srv, _ := newServer(t, manager.Config{}, Options{}, nil)
+	cs := connect(t, srv, nil)
+	for _, level := range logLevels {
+		assert.NoError(t, cs.SetLoggingLevel(t.Context(), &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(level)}), level)
+	}
+	for _, level := range []string{"bogus", "", "ERROR", "warn", "fatal"} {
+		err := cs.SetLoggingLevel(t.Context(), &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(level)})
+		e, isWire := errors.AsType[*jsonrpc.Error](err)
+		require.True(t, isWire, "%q: a JSON-RPC error, got %v", level, err)
+		assert.Equal(t, int64(jsonrpc.CodeInvalidParams), e.Code, "%q", level)
+		assert.Contains(t, e.Message, "emergency", "the message names the levels")
+	}
 }
 
 func TestRunAnswersTheLastCallBeforeItEnds(t *testing.T) {

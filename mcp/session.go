@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/jido-run/jido/manager"
 	"github.com/jido-run/jido/tools/definitions"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -30,34 +33,66 @@ func (s *Server) newSession() *session {
 	c := &session{srv: s, server: sdk.NewServer(s.implementation(), s.serverOptions())}
 	c.tools = toolSet{server: c.server, call: c.call}
 	c.server.AddReceivingMiddleware(c.intercept)
+	c.server.AddSendingMiddleware(c.quiet)
 	return c
 }
 
-// intercept sees every request of the session before the SDK handles it. tools/list opens
-// the jido session if needed and re-reads its tools first. tools/call of a tool the server
-// does not offer (unknown, left out by the role, or not listed yet) goes to the tools'
-// handler here, where the SDK would answer a protocol error: the jido session runs it or
-// says why not (a validation-error with the nearest name, a permission-error).
+// intercept sees every request of the session before the SDK handles it (handle), and
+// gives the errors without a JSON-RPC code one (protocolError).
 func (c *session) intercept(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-		switch r := req.(type) {
-		case *sdk.ListToolsRequest:
-			js, err := c.open(ctx, r.Session)
-			if err != nil {
-				return nil, err
-			}
-			c.tools.sync(js.Tools())
-			c.reportLoadErrors(ctx, r.Session, js)
-		case *sdk.CallToolRequest:
-			if r.Params == nil || !c.tools.has(r.Params.Name) {
-				return c.call(ctx, r)
-			}
-		case *sdk.ServerRequest[*sdk.SetLoggingLevelParams]:
-			res, err := next(ctx, method, req)
-			if err == nil {
-				c.logLevelSet(ctx, r.Session)
-			}
-			return res, err
+		res, err := c.handle(ctx, method, req, next)
+		return res, protocolError(err)
+	}
+}
+
+// handle handles a request, mostly by next, the SDK's handler. tools/list opens the jido
+// session if needed and re-reads its tools first. tools/call of a tool the server does not
+// offer (unknown, left out by the role, or not listed yet) goes to the tools' handler
+// here, where the SDK would answer a protocol error: the jido session runs it or says why
+// not (a validation-error with the nearest name, a permission-error). logging/setLevel
+// takes only the levels of the spec, where the SDK takes any string.
+func (c *session) handle(ctx context.Context, method string, req sdk.Request, next sdk.MethodHandler) (sdk.Result, error) {
+	switch r := req.(type) {
+	case *sdk.ListToolsRequest:
+		js, err := c.open(ctx, r.Session)
+		if err != nil {
+			return nil, err
+		}
+		c.tools.sync(js.Tools())
+		c.reportLoadErrors(ctx, r.Session, js)
+		c.tools.listed()
+	case *sdk.CallToolRequest:
+		if r.Params == nil || !c.tools.has(r.Params.Name) {
+			return c.call(ctx, r)
+		}
+	case *sdk.ServerRequest[*sdk.SetLoggingLevelParams]:
+		var level string
+		if r.Params != nil {
+			level = string(r.Params.Level)
+		}
+		if !slices.Contains(logLevels, level) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("Invalid params: unknown logging level %q; the levels are %s", level, strings.Join(logLevels, ", "))}
+		}
+		res, err := next(ctx, method, req)
+		if err == nil {
+			c.logLevelSet(ctx, r.Session)
+		}
+		return res, err
+	}
+	return next(ctx, method, req)
+}
+
+// logLevels are the logging levels of MCP (RFC 5424's), least severe first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// quiet sees every message the session sends: it drops a notifications/tools/list_changed
+// that tells the client nothing (toolSet.notify), such as the one the SDK sends when the
+// jido session's tools are first added.
+func (c *session) quiet(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method == "notifications/tools/list_changed" && !c.tools.notify() {
+			return nil, nil
 		}
 		return next(ctx, method, req)
 	}

@@ -36,13 +36,35 @@ type offered struct {
 
 // toolSet keeps the tools of an sdk.Server in step with a jido session's, which can change
 // while it lives (user tools in .jido/tools are added, edited, removed). Adding or removing
-// a tool makes the SDK send notifications/tools/list_changed to the client.
+// a tool makes the SDK send notifications/tools/list_changed to the client; toolSet tells
+// which of those the client needs (notify).
 type toolSet struct {
 	server *sdk.Server
 	call   sdk.ToolHandler // the handler of every tool
 
 	mu    sync.Mutex
 	tools map[string]offered // by name
+	// stale says the tools changed since the client last had the list. The first sync,
+	// when the jido session opens, is no change: a client that lists tools always gets
+	// the session's, since tools/list opens the session first.
+	stale bool
+}
+
+// listed records that the client is being sent the current list.
+func (ts *toolSet) listed() {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.stale = false
+}
+
+// notify reports whether a notifications/tools/list_changed the SDK is about to send
+// tells the client of a change it has not seen, and counts it told.
+func (ts *toolSet) notify() bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	stale := ts.stale
+	ts.stale = false
+	return stale
 }
 
 // has reports whether the server offers the tool name.
@@ -58,9 +80,11 @@ func (ts *toolSet) has(name string) bool {
 func (ts *toolSet) sync(tools []*definitions.Tool) (changed bool) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if ts.tools == nil {
+	first := ts.tools == nil
+	if first {
 		ts.tools = map[string]offered{}
 	}
+	defer func() { ts.stale = ts.stale || changed && !first }()
 	keep := map[string]bool{}
 	for _, t := range tools {
 		keep[t.Name] = true

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // The peer is written here rather than taken from a library: sourcegraph/jsonrpc2, the
@@ -29,8 +30,12 @@ const (
 	CodeCancelled      = -32800 // the request was cancelled (LSP's RequestCancelled)
 )
 
-// maxFrame bounds one message: a file's content travels in a buffer's text.
+// maxFrame bounds one message's body: a file's content travels in a buffer's text. A
+// longer message is refused and its body skipped, not read into memory.
 const maxFrame = 64 << 20
+
+// maxHeader bounds the header of one message (LSP's has one or two short fields).
+const maxHeader = 4 << 10
 
 // Error is a JSON-RPC error object.
 type Error struct {
@@ -84,13 +89,26 @@ func NewPeer(r io.Reader, w io.Writer, handler Handler, async func(method string
 
 // Serve reads messages until the input ends, a frame cannot be read, or ctx is done; it
 // waits for the requests it started, and returns why it stopped (nil at the end of input).
+// A body over maxFrame is answered with -32600 and skipped. A header that cannot be read
+// (no Content-Length, a bad one, a line without a colon, a header over maxHeader) is
+// answered with -32700 before Serve stops: where the next message starts is lost.
 func (p *Peer) Serve(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var err error
 	for {
 		var body []byte
-		if body, err = p.readFrame(); err != nil {
+		body, err = p.readFrame()
+		if big, ok := errors.AsType[*oversized](err); ok {
+			p.reply(nil, nil, &Error{Code: CodeInvalidRequest, Message: big.Error()})
+			if _, err = io.CopyN(io.Discard, p.r, big.length); err == nil {
+				continue
+			}
+		}
+		if bad, ok := errors.AsType[*badHeader](err); ok {
+			p.reply(nil, nil, &Error{Code: CodeParseError, Message: bad.Error()})
+		}
+		if err != nil {
 			break
 		}
 		p.dispatch(ctx, body)
@@ -111,35 +129,46 @@ func (p *Peer) Serve(ctx context.Context) error {
 var errPeerGone = errors.New("the front end closed the connection")
 
 // readFrame reads one message's bytes: headers (Content-Length required), a blank line,
-// the body.
+// the body. Its errors are a *badHeader, an *oversized body (still to be skipped), the end
+// of input (io.EOF between messages), or a read's.
 func (p *Peer) readFrame() ([]byte, error) {
-	length := -1
+	length := int64(-1)
+	read := 0
 	for {
-		line, err := p.r.ReadString('\n')
-		if err != nil {
-			if err == io.EOF && line == "" && length < 0 {
-				return nil, io.EOF
-			}
+		raw, err := p.r.ReadSlice('\n')
+		read += len(raw)
+		switch {
+		case read > maxHeader || errors.Is(err, bufio.ErrBufferFull):
+			return nil, &badHeader{fmt.Sprintf("a message's header is over %d bytes", maxHeader)}
+		case errors.Is(err, io.EOF) && read == 0:
+			return nil, io.EOF
+		case errors.Is(err, io.EOF):
+			return nil, errors.New("the input ended within a message's header")
+		case err != nil:
 			return nil, fmt.Errorf("reading a header: %w", err)
 		}
-		line = strings.TrimRight(line, "\r\n")
+		line := strings.TrimRight(string(raw), "\r\n")
 		if line == "" {
-			if length < 0 {
-				return nil, errors.New("a message without a Content-Length header")
-			}
 			break
 		}
 		name, value, ok := strings.Cut(line, ":")
 		if !ok {
-			return nil, fmt.Errorf("a header line without a colon: %q", line)
+			return nil, &badHeader{fmt.Sprintf("a header line without a colon: %q", line)}
 		}
-		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.Atoi(strings.TrimSpace(value))
-			if err != nil || n < 0 || n > maxFrame {
-				return nil, fmt.Errorf("bad Content-Length %q (at most %d bytes)", strings.TrimSpace(value), maxFrame)
-			}
-			length = n
+		if !strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			continue
 		}
+		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		if err != nil || n < 0 || length >= 0 && n != length {
+			return nil, &badHeader{fmt.Sprintf("a bad Content-Length: %q (one, a number of bytes)", strings.TrimSpace(value))}
+		}
+		length = n
+	}
+	switch {
+	case length < 0:
+		return nil, &badHeader{"a message without a Content-Length header"}
+	case length > maxFrame:
+		return nil, &oversized{length}
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(p.r, body); err != nil {
@@ -148,17 +177,28 @@ func (p *Peer) readFrame() ([]byte, error) {
 	return body, nil
 }
 
+// badHeader is a message's header that cannot be read: the connection cannot go on.
+type badHeader struct{ reason string }
+
+func (e *badHeader) Error() string {
+	return "Parse error: " + e.reason + "; jido serve closes the connection, since where the next message starts is unknown"
+}
+
+// oversized is a message whose body is over maxFrame.
+type oversized struct{ length int64 }
+
+func (e *oversized) Error() string {
+	return fmt.Sprintf("Invalid Request: a message of %d bytes, over the cap of %d MiB: it was skipped", e.length, maxFrame>>20)
+}
+
 // dispatch handles one message: a response goes to the call waiting for it, a request or a
-// notification to the handler on a goroutine of its own.
+// notification to the handler on a goroutine of its own. What is not a message is answered
+// with the error JSON-RPC 2.0 calls for.
 func (p *Peer) dispatch(ctx context.Context, body []byte) {
-	var m message
-	if err := json.Unmarshal(body, &m); err != nil {
-		p.reply(nil, nil, &Error{Code: CodeParseError, Message: "the message is not JSON: " + err.Error()})
-		return
-	}
+	m, refusal := decodeMessage(body)
 	switch {
-	case m.JSONRPC != "2.0":
-		p.reply(m.ID, nil, &Error{Code: CodeInvalidRequest, Message: `not a JSON-RPC 2.0 message: "jsonrpc" must be "2.0"`})
+	case refusal != nil:
+		p.reply(m.ID, nil, refusal)
 	case m.Method != "":
 		handle := func() {
 			res, err := p.handler(ctx, m.Method, m.Params)
@@ -175,17 +215,72 @@ func (p *Peer) dispatch(ctx context.Context, body []byte) {
 			defer p.running.Done()
 			handle()
 		}()
-	case len(m.ID) > 0:
+	default:
 		p.mu.Lock()
 		ch := p.pending[string(m.ID)]
 		delete(p.pending, string(m.ID))
 		p.mu.Unlock()
 		if ch != nil {
-			ch <- &m
+			ch <- m
 		}
-	default:
-		p.reply(nil, nil, &Error{Code: CodeInvalidRequest, Message: "a message with neither a method nor an id"})
 	}
+}
+
+// decodeMessage decodes one message. For bytes that are not one it returns the error to
+// answer with (-32700 for what is not JSON, -32600 for JSON that is not a JSON-RPC 2.0
+// request, notification or response, batches included) and a message holding the id to
+// answer, when it has a valid one. Member names are matched exactly, as JSON-RPC has them.
+func decodeMessage(body []byte) (*message, *Error) {
+	m := &message{}
+	if !utf8.Valid(body) {
+		return m, &Error{Code: CodeParseError, Message: "Parse error: the message is not UTF-8"}
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		if _, notObject := errors.AsType[*json.UnmarshalTypeError](err); !notObject {
+			return m, &Error{Code: CodeParseError, Message: "Parse error: the message is not JSON: " + err.Error()}
+		}
+		if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) {
+			return m, &Error{Code: CodeInvalidRequest, Message: "Invalid Request: a batch (a JSON array of messages): jido serve takes one message per frame"}
+		}
+		return m, &Error{Code: CodeInvalidRequest, Message: "Invalid Request: a JSON object is expected"}
+	}
+	if id, ok := fields["id"]; ok {
+		if !validID(id) {
+			return m, &Error{Code: CodeInvalidRequest, Message: `Invalid Request: "id" must be a string, a number or null`}
+		}
+		m.ID = id
+	}
+	if string(fields["jsonrpc"]) != `"2.0"` {
+		return m, &Error{Code: CodeInvalidRequest, Message: `Invalid Request: not a JSON-RPC 2.0 message: "jsonrpc" must be "2.0"`}
+	}
+	m.JSONRPC, m.Params, m.Result = "2.0", fields["params"], fields["result"]
+	if method, ok := fields["method"]; ok {
+		if !bytes.HasPrefix(method, []byte(`"`)) || json.Unmarshal(method, &m.Method) != nil || m.Method == "" {
+			return m, &Error{Code: CodeInvalidRequest, Message: `Invalid Request: "method" must be a non-empty string`}
+		}
+		return m, nil
+	}
+	if e, ok := fields["error"]; ok && json.Unmarshal(e, &m.Error) != nil {
+		return m, &Error{Code: CodeInvalidRequest, Message: `Invalid Request: "error" must be an object with a code and a message`}
+	}
+	if len(m.ID) == 0 || m.Result == nil && m.Error == nil {
+		return m, &Error{Code: CodeInvalidRequest, Message: `Invalid Request: neither a request (no "method") nor a response (an "id" with a "result" or an "error")`}
+	}
+	return m, nil
+}
+
+// validID reports whether raw is an id JSON-RPC 2.0 allows: a string, a number or null.
+func validID(raw json.RawMessage) bool {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return false
+	}
+	switch v.(type) {
+	case string, float64, nil:
+		return true
+	}
+	return false
 }
 
 // reply answers the request id with res, or with err.

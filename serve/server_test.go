@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -189,9 +190,19 @@ func TestMethodsAndErrors(t *testing.T) {
 	}
 }
 
-// TestFraming: what arrives on the wire is answered per JSON-RPC 2.0, and a message the
-// peer cannot take does not end the connection; a frame it cannot read does.
-func TestFraming(t *testing.T) {
+// wire is a Peer serving an echo handler on pipes, seen from the other end: the raw bytes
+// sent to it and the frames it writes.
+type wire struct {
+	t      *testing.T
+	toPeer *io.PipeWriter
+	writes chan string // written to the peer in order
+	end    func()      // ends the peer's input after the writes
+	frames *Peer       // reads the peer's output
+	served chan error
+}
+
+// newWire starts a peer whose "echo" returns its params.
+func newWire(t *testing.T) *wire {
 	in, toPeer := io.Pipe()
 	fromPeer, out := io.Pipe()
 	p := NewPeer(in, out, func(_ context.Context, method string, params json.RawMessage) (any, error) {
@@ -200,46 +211,149 @@ func TestFraming(t *testing.T) {
 		}
 		return nil, &Error{Code: CodeMethodNotFound, Message: method}
 	}, func(string) bool { return false })
-	served := make(chan error, 1)
-	go func() { served <- p.Serve(t.Context()); out.Close() }()
-	frames := &Peer{r: bufio.NewReader(fromPeer)}
-	next := func() map[string]any {
-		body, err := frames.readFrame()
-		require.NoError(t, err)
-		var m map[string]any
-		require.NoError(t, json.Unmarshal(body, &m))
-		return m
-	}
-	send := func(raw string) {
-		_, err := fmt.Fprintf(toPeer, "Content-Length: %d\r\n\r\n%s", len(raw), raw)
-		require.NoError(t, err)
-	}
-	code := func(m map[string]any) float64 { return m["error"].(map[string]any)["code"].(float64) }
+	writes := make(chan string, 100)
+	w := &wire{t: t, toPeer: toPeer, writes: writes, end: sync.OnceFunc(func() { close(writes) }),
+		frames: &Peer{r: bufio.NewReader(fromPeer)}, served: make(chan error, 1)}
+	go func() { w.served <- p.Serve(t.Context()); out.Close() }()
+	go func() {
+		for data := range writes {
+			_, _ = io.WriteString(toPeer, data)
+		}
+		toPeer.Close()
+	}()
+	t.Cleanup(func() { w.end(); toPeer.Close(); fromPeer.Close() })
+	return w
+}
 
-	send(`{bad}`)
-	m := next()
-	assert.Equal(t, float64(CodeParseError), code(m))
-	assert.Nil(t, m["id"])
-	send(`{"id":"a","method":"echo"}`)
-	assert.Equal(t, float64(CodeInvalidRequest), code(next()), "no jsonrpc 2.0")
-	send(`{"jsonrpc":"2.0"}`)
-	assert.Equal(t, float64(CodeInvalidRequest), code(next()), "neither method nor id")
-	send(`{"jsonrpc":"2.0","id":"b","method":"what"}`)
-	m = next()
-	assert.Equal(t, float64(CodeMethodNotFound), code(m))
-	assert.Equal(t, "b", m["id"])
-	send(`{"jsonrpc":"2.0","method":"echo","params":[1]}`) // a notification: no answer
-	send(`{"jsonrpc":"2.0","id":7,"method":"echo","params":{"x":"é"}}`)
-	assert.Equal(t, map[string]any{"jsonrpc": "2.0", "id": float64(7), "result": map[string]any{"x": "é"}}, next())
+// raw writes bytes to the peer after those written before, without waiting for it to
+// read them.
+func (w *wire) raw(data string) { w.writes <- data }
 
-	_, err := io.WriteString(toPeer, "Content-Type: x\r\n\r\n{}")
-	require.NoError(t, err)
+// send writes one framed message.
+func (w *wire) send(body string) { w.raw(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)) }
+
+// next is the next message the peer writes.
+func (w *wire) next() map[string]any {
+	w.t.Helper()
+	type frame struct {
+		body []byte
+		err  error
+	}
+	got := make(chan frame, 1)
+	go func() {
+		body, err := w.frames.readFrame()
+		got <- frame{body, err}
+	}()
+	var f frame
 	select {
-	case err := <-served:
-		assert.ErrorContains(t, err, "without a Content-Length")
+	case f = <-got:
 	case <-time.After(30 * time.Second):
-		t.Fatal("a frame without Content-Length did not end the connection")
+		w.t.Fatal("the peer answers nothing")
 	}
+	require.NoError(w.t, f.err)
+	var m map[string]any
+	require.NoError(w.t, json.Unmarshal(f.body, &m))
+	return m
+}
+
+// code is the error code of an answer.
+func code(t *testing.T, m map[string]any) int {
+	t.Helper()
+	e, ok := m["error"].(map[string]any)
+	require.True(t, ok, "an error: %v", m)
+	return int(e["code"].(float64))
+}
+
+// TestFraming: a body that is not a JSON-RPC 2.0 message is answered with the error
+// JSON-RPC calls for (a null id when it has no valid one) and the connection goes on, as
+// it does after a body over the cap, which is skipped; a notification is not answered.
+func TestFraming(t *testing.T) {
+	w := newWire(t)
+	cases := []struct {
+		name, body string
+		code       int
+		id         any
+	}{
+		{"not JSON", `{bad}`, CodeParseError, nil},
+		{"not UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}", CodeParseError, nil},
+		{"no jsonrpc", `{"id":"a","method":"echo"}`, CodeInvalidRequest, "a"},
+		{"neither method nor id", `{"jsonrpc":"2.0"}`, CodeInvalidRequest, nil},
+		{"a response without result", `{"jsonrpc":"2.0","id":3}`, CodeInvalidRequest, 3.0},
+		{"method a number", `{"jsonrpc":"2.0","id":"b","method":5}`, CodeInvalidRequest, "b"},
+		{"method empty", `{"jsonrpc":"2.0","id":"c","method":""}`, CodeInvalidRequest, "c"},
+		{"id an object", `{"jsonrpc":"2.0","id":{"x":1},"method":"echo"}`, CodeInvalidRequest, nil},
+		{"id a boolean", `{"jsonrpc":"2.0","id":true,"method":"echo"}`, CodeInvalidRequest, nil},
+		{"a batch", `[{"jsonrpc":"2.0","id":1,"method":"echo"}]`, CodeInvalidRequest, nil},
+		{"a number", `42`, CodeInvalidRequest, nil},
+		{"unknown method", `{"jsonrpc":"2.0","id":"d","method":"what"}`, CodeMethodNotFound, "d"},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w.t = t
+			w.send(c.body)
+			m := w.next()
+			assert.Equal(t, c.code, code(t, m))
+			assert.Contains(t, m, "id")
+			assert.Equal(t, c.id, m["id"])
+			w.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"echo","params":{"x":"é"}}`, i))
+			assert.Equal(t, map[string]any{"jsonrpc": "2.0", "id": float64(i), "result": map[string]any{"x": "é"}}, w.next(), "the next request is served")
+		})
+	}
+	w.t = t
+	w.send(`{"jsonrpc":"2.0","method":"echo","params":[1]}`) // notifications: no answer
+	w.send(`{"jsonrpc":"2.0","ID":5,"method":"echo"}`)       // "ID" is not "id"
+	w.send(`{"jsonrpc":"2.0","id":null,"method":"echo","params":{}}`)
+	assert.Equal(t, map[string]any{"jsonrpc": "2.0", "id": nil, "result": map[string]any{}}, w.next(), "JSON-RPC 2.0 allows a null id")
+
+	w.raw(fmt.Sprintf("Content-Length: %d\r\n\r\n", maxFrame+1))
+	m := w.next()
+	assert.Equal(t, CodeInvalidRequest, code(t, m))
+	assert.Contains(t, m["error"].(map[string]any)["message"], "64 MiB")
+	w.raw(strings.Repeat("x", maxFrame+1))
+	w.send(`{"jsonrpc":"2.0","id":"after","method":"echo"}`)
+	assert.Equal(t, "after", w.next()["id"], "the body over the cap was skipped")
+}
+
+// TestFramingErrorsCloseTheConnection: a header that cannot be read is answered with
+// -32700 (where the next message starts is lost), then Serve ends with the error.
+func TestFramingErrorsCloseTheConnection(t *testing.T) {
+	cases := []struct{ name, input, reason string }{
+		{"no Content-Length", "Content-Type: x\r\n\r\n{}", "without a Content-Length"},
+		{"Content-Length not a number", "Content-Length: ten\r\n\r\n{}", "bad Content-Length"},
+		{"Content-Length negative", "Content-Length: -2\r\n\r\n{}", "bad Content-Length"},
+		{"Content-Length past int64", "Content-Length: 99999999999999999999\r\n\r\n{}", "bad Content-Length"},
+		{"two Content-Lengths", "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", "bad Content-Length"},
+		{"a line without a colon", "Content-Length 2\r\n\r\n{}", "without a colon"},
+		{"a long header", "X-Junk: " + strings.Repeat("j", 5000) + "\r\n\r\n{}", "over 4096 bytes"},
+		{"many headers", strings.Repeat("X-Junk: j\r\n", 500) + "\r\n{}", "over 4096 bytes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWire(t)
+			w.raw(c.input)
+			m := w.next()
+			assert.Equal(t, CodeParseError, code(t, m))
+			assert.Nil(t, m["id"])
+			assert.Contains(t, m["error"].(map[string]any)["message"], c.reason)
+			select {
+			case err := <-w.served:
+				assert.ErrorContains(t, err, c.reason)
+			case <-time.After(30 * time.Second):
+				t.Fatal("the connection did not end")
+			}
+		})
+	}
+	t.Run("the input ends within a header", func(t *testing.T) {
+		w := newWire(t)
+		w.raw("Content-Length: 2\r\n")
+		w.end()
+		select {
+		case err := <-w.served:
+			assert.ErrorContains(t, err, "ended within a message's header")
+		case <-time.After(30 * time.Second):
+			t.Fatal("the connection did not end")
+		}
+	})
 }
 
 // writeCall is a model step that writes notes.txt.

@@ -16,7 +16,6 @@ import (
 
 	"github.com/jido-run/jido/manager"
 	mcpserver "github.com/jido-run/jido/mcp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // mcpOptions are the parsed arguments of `jido mcp`.
@@ -154,7 +153,7 @@ func runMCP(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	switch {
 	case ln == nil:
-		err = srv.Run(ctx, &mcp.IOTransport{Reader: readCloser(stdin), Writer: nopWriteCloser{stdout}})
+		err = srv.Run(ctx, &mcpserver.StdioTransport{In: readCloser(stdin), Out: stdout})
 	case o.socket != "":
 		// The kernel vouches for the peer's uid (mcpserver.PeerListener): no token.
 		fmt.Fprintf(stderr, "jido mcp: listening on unix:%s, path %s (processes of uid %d only)\n", ln.Addr(), mcpserver.Path, os.Geteuid())
@@ -226,9 +225,3 @@ func readCloser(r io.Reader) io.ReadCloser {
 	}
 	return io.NopCloser(r)
 }
-
-// nopWriteCloser is a writer whose Close does nothing: the session must not close stdout.
-type nopWriteCloser struct{ io.Writer }
-
-// Close does nothing.
-func (nopWriteCloser) Close() error { return nil }

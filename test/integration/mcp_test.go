@@ -407,31 +407,36 @@ func TestMCPUsageErrors(t *testing.T) {
 	assert.Contains(t, r.stderr, "not a loopback address")
 }
 
-// inspectorCLI is the MCP Inspector's CLI, which .ci/run installs (pinned) into the
-// repository's git-ignored .cache/inspector.
-var inspectorCLI = filepath.Join("..", "..", ".cache", "inspector", "node_modules", ".bin", "mcp-inspector-cli")
-
-// inspector runs the MCP Inspector's CLI with args after --cli and returns its standard
-// output decoded. A missing Inspector (or node, or another version of it) skips the test
-// with how to install it; under JIDO_TEST_STRICT=1 (.ci/run) it fails instead.
-func inspector(t *testing.T, args ...string) map[string]any {
+// npmTool returns the path of the program bin of the npm package pkg, which .ci/run
+// installs into the repository's git-ignored .cache/dir at the version pinned in
+// testdata/mcp/pin. A missing one (or node, or another version of it) skips the test with
+// how to install it; under JIDO_TEST_STRICT=1 (.ci/run) it fails instead.
+func npmTool(t *testing.T, dir, pkg, bin, pin string) string {
 	t.Helper()
-	pin, err := os.ReadFile(filepath.Join("testdata", "mcp", "inspector-cli.version"))
+	pinned, err := os.ReadFile(filepath.Join("testdata", "mcp", pin))
 	require.NoError(t, err)
-	want := strings.TrimSpace(string(pin))
-	install := "bash .ci/run, or from the repository root: npm install --prefix .cache/inspector --save-exact @modelcontextprotocol/inspector-cli@" + want
+	want := strings.TrimSpace(string(pinned))
+	install := fmt.Sprintf("bash .ci/run, or from the repository root: npm install --prefix .cache/%s --save-exact %s@%s", dir, pkg, want)
 	testenv.Program(t, "node")
-	bin, err := filepath.Abs(inspectorCLI)
+	modules, err := filepath.Abs(filepath.Join("..", "..", ".cache", dir, "node_modules"))
 	require.NoError(t, err)
-	pkg, err := os.ReadFile(filepath.Join(filepath.Dir(bin), "..", "@modelcontextprotocol", "inspector-cli", "package.json"))
+	data, err := os.ReadFile(filepath.Join(modules, filepath.FromSlash(pkg), "package.json"))
 	if err != nil {
-		testenv.Missing(t, "the MCP Inspector CLI (not in .cache/inspector)", install)
+		testenv.Missing(t, fmt.Sprintf("%s (not in .cache/%s)", pkg, dir), install)
 	}
 	var installed struct{ Version string }
-	require.NoError(t, json.Unmarshal(pkg, &installed))
+	require.NoError(t, json.Unmarshal(data, &installed))
 	if installed.Version != want {
-		testenv.Missing(t, "the MCP Inspector CLI "+want+" (.cache/inspector has "+installed.Version+")", install)
+		testenv.Missing(t, fmt.Sprintf("%s %s (.cache/%s has %s)", pkg, want, dir, installed.Version), install)
 	}
+	return filepath.Join(modules, ".bin", bin)
+}
+
+// inspector runs the MCP Inspector's CLI (npmTool) with args after --cli and returns its
+// standard output decoded.
+func inspector(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	bin := npmTool(t, "inspector", "@modelcontextprotocol/inspector-cli", "mcp-inspector-cli", "inspector-cli.version")
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, append([]string{"--cli"}, args...)...)
