@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestAuditSeesAReplacedConfig: a protected path that existed before the command but is
-// another file after it (here .git/config renamed over, as a command can do where
-// commands run under Landlock alone) is audited as a new one: its dangerous keys go.
+// TestAuditSeesAReplacedConfig: a git file that existed before the command but is another
+// file after it (here .git/config renamed over, as a command can do where commands run
+// under Landlock alone) is restored byte for byte.
 func TestAuditSeesAReplacedConfig(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, ".git", "config")
@@ -27,8 +27,8 @@ func TestAuditSeesAReplacedConfig(t *testing.T) {
 	require.NoError(t, os.WriteFile(config+".new", []byte("[core]\n\tbare = false\n\tfsmonitor = touch /tmp/pwned\n"), 0o644))
 	require.NoError(t, os.Rename(config+".new", config))
 	notes := audit(root, before, "replaced")
-	assert.Equal(t, []string{".git/config: jido removed core.fsmonitor, set by the command (it would run a program outside the sandbox)"}, notes)
+	assert.Equal(t, []string{".git/config: jido restored it as it was before the command (commands may not change it)"}, notes)
 	data, err := os.ReadFile(config)
 	require.NoError(t, err)
-	assert.NotContains(t, string(data), "fsmonitor")
+	assert.Equal(t, "[core]\n\tbare = false\n", string(data))
 }

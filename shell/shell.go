@@ -192,6 +192,10 @@ var ErrClosed = errors.New("the session's shell is closed")
 // ErrInvalid wraps the refusals of a malformed request (no command, a bad variable name).
 var ErrInvalid = errors.New("invalid command request")
 
+// ErrUncheckable refuses a command in a project jido cannot look over before it: more
+// than maxScanDirs directories (node_modules aside), or a root it cannot open safely.
+var ErrUncheckable = fmt.Errorf("the project has more than %d directories (node_modules aside), or could not be looked at: jido cannot check what a command could plant or read in it, so it runs none", maxScanDirs)
+
 // process is a started command with its captured streams.
 type process struct {
 	p              *sandbox.Process
@@ -243,7 +247,9 @@ func (r *Runner) start(req Request, id string) (*process, error) {
 	if req.Stdin != nil {
 		stdin = strings.NewReader(*req.Stdin)
 	}
-	pr.scan = r.look()
+	if pr.scan = r.look(); !pr.scan.Complete {
+		return nil, ErrUncheckable
+	}
 	p, err := r.sb.Start(sandbox.Options{
 		Argv: argv, Dir: dir, Env: withEnv(r.base, req.Env),
 		Stdin: stdin, Stdout: pr.stdout, Stderr: pr.stderr, WaitDelay: waitDelay,
@@ -284,9 +290,12 @@ func ownDir(root *security.Root, dir string) {
 		return
 	}
 	if _, err := root.Lstat(dir + "/.gitignore"); errors.Is(err, fs.ErrNotExist) {
-		root.WriteFile(dir+"/.gitignore", []byte("# jido's own files, not the project's\n*\n"), security.WriteOptions{})
+		root.WriteFile(dir+"/.gitignore", []byte(ownIgnore), security.WriteOptions{})
 	}
 }
+
+// ownIgnore is the .gitignore of jido's own directories in a project.
+const ownIgnore = "# jido's own files, not the project's\n*\n"
 
 // dir resolves the working directory inside the root to a host path.
 func (r *Runner) dir(cwd string) (string, error) {

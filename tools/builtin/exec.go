@@ -185,6 +185,10 @@ func shellError(err error) error {
 	if errors.Is(err, shell.ErrClosed) {
 		return definitions.NewError(definitions.ProcessError, "%v", err).Hint("Open a new session")
 	}
+	if errors.Is(err, shell.ErrUncheckable) {
+		return definitions.NewError(definitions.ProcessError, "%v", err).
+			Hint("Ask the user to run the command outside jido, or to open jido on a smaller part of the project")
+	}
 	if errors.Is(err, shell.ErrTooManyJobs) {
 		return definitions.NewError(definitions.ProcessError, "run_shell: %v", err).
 			Hint("Wait for a running job with job_output (its wait argument), or end one with job_kill, then start this one again")
