@@ -1,13 +1,16 @@
 package shell
 
 import (
+	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/jido-run/jido/security"
+	"github.com/jido-run/jido/test/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -115,5 +118,50 @@ func TestANewRepositoryIsMadeHarmless(t *testing.T) {
 	for _, gone := range []string{"hooks/post-checkout", "commondir", "modules/sub/hooks/pre-commit"} {
 		_, err := os.Lstat(filepath.Join(dir, "new", ".git", filepath.FromSlash(gone)))
 		assert.ErrorIs(t, err, os.ErrNotExist, gone)
+	}
+}
+
+// TestRandomWritesUnderGitRunNothing writes, round after round, random entries under a
+// repository's git directory (git's own names and others, holding a config that runs a
+// program or a hook) between the look before a command and the audit after it, then runs
+// host git status and commit: nothing planted ever runs.
+func TestRandomWritesUnderGitRunNothing(t *testing.T) {
+	gitBin := testenv.Program(t, "git")
+	names := []string{"config", "config.worktree", "commondir", "hooks/pre-commit", "hooks/post-commit", "hooks/fsmonitor-watchman",
+		"info/attributes", "worktrees/w/commondir", "worktrees/w/config.worktree", "modules/m/config", "objects/info/alternates",
+		"rebase-merge/git-rebase-todo", "sequencer/todo", "HEAD.lock", "refs/heads/x", "logs/HEAD", "gitdir", "shallow", "branches/o",
+		"remotes/o", "x", "y/z", "config.lock", "index.lock"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 60 {
+		dir := t.TempDir()
+		run := func(args ...string) string {
+			cmd := exec.Command(gitBin, append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+			cmd.Dir, cmd.Env = dir, append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+			out, _ := cmd.CombinedOutput()
+			return string(out)
+		}
+		run("init", "-q", "-b", "main")
+		run("commit", "-q", "--allow-empty", "-m", "first")
+		root, err := security.Open(dir, security.Options{})
+		require.NoError(t, err)
+		marker := filepath.Join(t.TempDir(), "ran")
+		before := scanProject(root)
+		payloads := []string{
+			"[core]\n\trepositoryformatversion = 0\n\tfsmonitor = \"touch " + marker + "\"\n\thooksPath = planted\n[alias]\n\tstatus = !touch " + marker + "\n",
+			"#!/bin/sh\ntouch " + marker + "\n",
+			"exec touch " + marker + "\n",
+			"../planted\n",
+		}
+		for range 1 + rng.IntN(6) {
+			p := filepath.Join(dir, ".git", filepath.FromSlash(names[rng.IntN(len(names))]))
+			if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
+				os.WriteFile(p, []byte(payloads[rng.IntN(len(payloads))]), 0o755)
+			}
+		}
+		audit(root, before, "c")
+		root.Close()
+		out := run("status") + run("commit", "-q", "--allow-empty", "-m", "second") + run("-c", "extensions.worktreeConfig=true", "status")
+		_, err = os.Stat(marker)
+		require.ErrorIs(t, err, os.ErrNotExist, "round %d: host git ran what was planted: %s", round, out)
 	}
 }
